@@ -1,0 +1,121 @@
+//! `site-config.yaml`: the owner's site-wide settings.
+
+use anyhow::{bail, Context, Result};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct SiteConfig {
+    pub base_url: String,
+    pub owner: Owner,
+    pub languages: Vec<Language>,
+    pub default_language: String,
+    pub sidebar: Vec<MenuItem>,
+    #[serde(default)]
+    pub collections: BTreeMap<String, Collection>,
+    pub feed_url: String,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Owner {
+    pub name: String,
+    pub image: String,
+    #[serde(default)]
+    pub links: Vec<ContactLink>,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct ContactLink {
+    /// Key under `contact.` in locales/*/translation.json, the link's visible label.
+    pub key: String,
+    pub url: String,
+    pub icon: String,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Language {
+    /// The code used in paths and locale folders: `en`, `zh`, `ja`.
+    pub code: String,
+    /// The BCP 47 tag for `lang`, `hreflang` and `Content-Language`: `zh-Hant` for Traditional Chinese.
+    pub tag: String,
+    pub og_locale: String,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct MenuItem {
+    #[serde(rename = "titleKey")]
+    pub title_key: String,
+    pub link: String,
+    pub icon: String,
+    #[serde(rename = "subMenu", default, skip_serializing_if = "Vec::is_empty")]
+    pub sub_menu: Vec<MenuItem>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Collection {
+    /// Whether each entry gets a page of its own (notes, web projects) or only a place in the list.
+    pub entry_pages: bool,
+    /// Translation key of the message shown for an unknown entry slug.
+    #[serde(default)]
+    pub not_found_key: Option<String>,
+    /// Keep single line breaks as `<br>` (the web projects' light markup).
+    #[serde(default)]
+    pub line_breaks: bool,
+}
+
+impl SiteConfig {
+    pub fn load(path: &Path) -> Result<Self> {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("Failed to read {}", path.display()))?;
+        let config: SiteConfig = serde_yaml::from_str(&text).map_err(|e| {
+            let at = e
+                .location()
+                .map(|l| format!(":{}:{}", l.line(), l.column()))
+                .unwrap_or_default();
+            anyhow::anyhow!("{}{at}: {e}", path.display())
+        })?;
+        config.check().with_context(|| format!("In {}", path.display()))?;
+        Ok(config)
+    }
+
+    fn check(&self) -> Result<()> {
+        if !self.languages.iter().any(|l| l.code == self.default_language) {
+            bail!("default_language `{}` is not one of `languages`", self.default_language);
+        }
+        Ok(())
+    }
+
+    pub fn language(&self, code: &str) -> &Language {
+        self.languages
+            .iter()
+            .find(|l| l.code == code)
+            .expect("language codes come from the config")
+    }
+
+    pub fn language_codes(&self) -> impl Iterator<Item = &str> {
+        self.languages.iter().map(|l| l.code.as_str())
+    }
+
+    /// The URL path of `route` (an English route such as `/notes`) in `lang`.
+    pub fn localized_path(&self, route: &str, lang: &str) -> String {
+        localized_path(route, lang, &self.default_language)
+    }
+}
+
+/// `/notes` in `zh` is `/zh/notes`; the home page `/` in `zh` is `/zh/`.
+pub fn localized_path(route: &str, lang: &str, default_language: &str) -> String {
+    if lang == default_language {
+        route.to_string()
+    } else if route == "/" {
+        format!("/{lang}/")
+    } else {
+        format!("/{lang}{route}")
+    }
+}

@@ -1,0 +1,137 @@
+//! UI text from `locales/{lang}/{namespace}.json` (the files i18next reads in the browser), with
+//! English fallback and a report of keys missing in any language.
+
+use anyhow::{anyhow, Context, Result};
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::path::Path;
+
+pub const NAMESPACES: &[&str] = &["translation", "sidebar"];
+
+#[derive(Debug, Clone)]
+pub struct Locales {
+    default_language: String,
+    /// lang -> namespace -> dotted key -> text
+    texts: HashMap<String, HashMap<String, BTreeMap<String, String>>>,
+    /// The raw JSON per lang and namespace, handed to i18next in islands.
+    raw: HashMap<String, HashMap<String, Value>>,
+}
+
+fn flatten(prefix: &str, value: &Value, out: &mut BTreeMap<String, String>, file: &Path) -> Result<()> {
+    match value {
+        Value::Object(map) => {
+            for (k, v) in map {
+                let key = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
+                flatten(&key, v, out, file)?;
+            }
+        }
+        Value::String(s) => {
+            out.insert(prefix.to_string(), s.clone());
+        }
+        other => return Err(anyhow!("{}: `{prefix}` must be text, found {other}", file.display())),
+    }
+    Ok(())
+}
+
+impl Locales {
+    pub fn load(dir: &Path, languages: &[String], default_language: &str) -> Result<Self> {
+        let mut texts = HashMap::new();
+        let mut raw = HashMap::new();
+        for lang in languages {
+            for ns in NAMESPACES {
+                let file = dir.join(lang).join(format!("{ns}.json"));
+                let text = std::fs::read_to_string(&file)
+                    .with_context(|| format!("Failed to read {}", file.display()))?;
+                let value: Value = serde_json::from_str(&text).map_err(|e| {
+                    anyhow!("{}:{}:{}: invalid JSON: {e}", file.display(), e.line(), e.column())
+                })?;
+                let mut flat = BTreeMap::new();
+                flatten("", &value, &mut flat, &file)?;
+                texts.entry(lang.clone()).or_insert_with(HashMap::new).insert(ns.to_string(), flat);
+                raw.entry(lang.clone()).or_insert_with(HashMap::new).insert(ns.to_string(), value);
+            }
+        }
+        Ok(Locales { default_language: default_language.to_string(), texts, raw })
+    }
+
+    /// The text of `key` in `lang`, else in the default language.
+    pub fn get(&self, lang: &str, ns: &str, key: &str) -> Option<&str> {
+        let find = |l: &str| self.texts.get(l)?.get(ns)?.get(key).map(String::as_str);
+        find(lang).or_else(|| find(&self.default_language))
+    }
+
+    pub fn raw(&self, lang: &str, ns: &str) -> &Value {
+        &self.raw[lang][ns]
+    }
+
+    /// `lang/namespace: key` for every key some language has and this one lacks.
+    pub fn missing_keys(&self) -> Vec<String> {
+        let mut missing = Vec::new();
+        for ns in NAMESPACES {
+            let all: BTreeSet<&String> = self.texts.values().flat_map(|by_ns| by_ns[*ns].keys()).collect();
+            let mut langs: Vec<&String> = self.texts.keys().collect();
+            langs.sort();
+            for lang in langs {
+                for key in &all {
+                    if !self.texts[lang][*ns].contains_key(*key) {
+                        missing.push(format!("{lang}/{ns}: {key}"));
+                    }
+                }
+            }
+        }
+        missing
+    }
+}
+
+/// The Tera function `t(key="...", lang=lang, ns="sidebar", default="...")`.
+pub struct TranslateFn(pub std::sync::Arc<Locales>);
+
+impl tera::Function for TranslateFn {
+    fn call(&self, args: &HashMap<String, tera::Value>) -> tera::Result<tera::Value> {
+        let arg = |name: &str| args.get(name).and_then(|v| v.as_str());
+        let key = arg("key").ok_or("t() needs key=\"...\"")?;
+        let lang = arg("lang").ok_or("t() needs lang=lang")?;
+        let ns = arg("ns").unwrap_or("translation");
+        match self.0.get(lang, ns, key).or_else(|| arg("default")) {
+            Some(text) => Ok(tera::Value::String(text.to_string())),
+            None => Err(format!("no translation for `{ns}:{key}` in locales/{lang} or the default language").into()),
+        }
+    }
+
+    fn is_safe(&self) -> bool {
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(dir: &Path, lang: &str, ns: &str, json: &str) {
+        std::fs::create_dir_all(dir.join(lang)).unwrap();
+        std::fs::write(dir.join(lang).join(format!("{ns}.json")), json).unwrap();
+    }
+
+    #[test]
+    fn falls_back_to_english_and_reports_missing_keys() {
+        let dir = tempfile::tempdir().unwrap();
+        write(dir.path(), "en", "translation", r#"{"a": {"b": "Hello"}, "c": "Only English"}"#);
+        write(dir.path(), "zh", "translation", r#"{"a": {"b": "你好"}}"#);
+        for l in ["en", "zh"] {
+            write(dir.path(), l, "sidebar", r#"{"notes": "N"}"#);
+        }
+        let locales = Locales::load(dir.path(), &["en".into(), "zh".into()], "en").unwrap();
+        assert_eq!(locales.get("zh", "translation", "a.b"), Some("你好"));
+        assert_eq!(locales.get("zh", "translation", "c"), Some("Only English"));
+        assert_eq!(locales.get("zh", "translation", "nope"), None);
+        assert_eq!(locales.missing_keys(), vec!["zh/translation: c".to_string()]);
+    }
+
+    #[test]
+    fn bad_json_names_file_and_line() {
+        let dir = tempfile::tempdir().unwrap();
+        write(dir.path(), "en", "translation", "{\n\"a\": }");
+        let err = Locales::load(dir.path(), &["en".into()], "en").unwrap_err().to_string();
+        assert!(err.contains("translation.json:2:"), "{err}");
+    }
+}

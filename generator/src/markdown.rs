@@ -1,0 +1,283 @@
+//! Markdown to HTML: CommonMark with tables, footnotes, strikethrough, heading ids, math as
+//! MathML and highlighted code; also the page's plain text (for search) and its internal links.
+
+use anyhow::{anyhow, Result};
+use pulldown_cmark::{html, CodeBlockKind, CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
+use std::collections::HashSet;
+use std::sync::OnceLock;
+use syntect::html::{ClassStyle, ClassedHTMLGenerator};
+use syntect::parsing::SyntaxSet;
+use syntect::util::LinesWithEndings;
+
+/// Paths that are files, not pages: never language-prefixed.
+pub const FILE_PREFIXES: &[&str] = &["/images/", "/assets/", "/api/", "/locales/"];
+pub const CODE_CLASS_STYLE: ClassStyle = ClassStyle::SpacedPrefixed { prefix: "hl-" };
+
+pub struct RenderOptions<'a> {
+    pub lang: &'a str,
+    pub default_language: &'a str,
+    /// Single line breaks become `<br>`: the web projects' light markup.
+    pub line_breaks: bool,
+}
+
+#[derive(Debug, Default)]
+pub struct Rendered {
+    pub html: String,
+    /// The text a reader sees, for the search index and the description of lists.
+    pub text: String,
+    /// Internal links as written (`/valuation-models/dcf#formula`) with their 1-based body line.
+    pub links: Vec<(String, usize)>,
+    pub heading_ids: Vec<String>,
+    pub has_code: bool,
+}
+
+fn syntax_set() -> &'static SyntaxSet {
+    static SET: OnceLock<SyntaxSet> = OnceLock::new();
+    SET.get_or_init(SyntaxSet::load_defaults_newlines)
+}
+
+fn line_of(source: &str, offset: usize) -> usize {
+    source[..offset].bytes().filter(|b| *b == b'\n').count() + 1
+}
+
+/// Heading ids for headings without `{#id}`: lowercase words joined by hyphens; CJK kept as is.
+pub fn slugify(text: &str) -> String {
+    let mut slug = String::new();
+    for c in text.chars() {
+        if c.is_alphanumeric() {
+            slug.extend(c.to_lowercase());
+        } else if !slug.is_empty() && !slug.ends_with('-') {
+            slug.push('-');
+        }
+    }
+    slug.trim_end_matches('-').to_string()
+}
+
+fn latex_to_mathml(latex: &str, display: bool) -> Result<String, String> {
+    use pulldown_latex::{config::DisplayMode, push_mathml, Parser as MathParser, RenderConfig, Storage};
+    let storage = Storage::new();
+    // Parse once to surface errors: the renderer would otherwise print them in red on the page.
+    for event in MathParser::new(latex, &storage) {
+        event.map_err(|e| e.to_string())?;
+    }
+    let storage = Storage::new();
+    let config = RenderConfig {
+        display_mode: if display { DisplayMode::Block } else { DisplayMode::Inline },
+        ..Default::default()
+    };
+    let mut out = String::new();
+    push_mathml(&mut out, MathParser::new(latex, &storage), config).map_err(|e| e.to_string())?;
+    Ok(out)
+}
+
+fn highlight(code: &str, lang: &str) -> String {
+    let set = syntax_set();
+    let syntax = set
+        .find_syntax_by_token(lang)
+        .unwrap_or_else(|| set.find_syntax_plain_text());
+    let mut generator = ClassedHTMLGenerator::new_with_class_style(syntax, set, CODE_CLASS_STYLE);
+    for line in LinesWithEndings::from(code) {
+        // A line that fails to highlight is still shown, unhighlighted, by the fallback below.
+        if generator.parse_html_for_line_which_includes_newline(line).is_err() {
+            return format!("<pre class=\"code\"><code>{}</code></pre>", html_escape::encode_text(code));
+        }
+    }
+    format!(
+        "<pre class=\"code\" data-lang=\"{}\"><code>{}</code></pre>",
+        html_escape::encode_double_quoted_attribute(lang),
+        generator.finalize()
+    )
+}
+
+/// Points an internal link at the page's language: `/notes` becomes `/zh/notes` on a Chinese page.
+pub fn localize_link(url: &str, lang: &str, default_language: &str) -> Option<String> {
+    if !url.starts_with('/') || url.starts_with("//") || FILE_PREFIXES.iter().any(|p| url.starts_with(p)) {
+        return None;
+    }
+    let (path, rest) = match url.find(['#', '?']) {
+        Some(i) => (&url[..i], &url[i..]),
+        None => (url, ""),
+    };
+    Some(format!("{}{rest}", crate::config::localized_path(path, lang, default_language)))
+}
+
+pub fn render(source: &str, options: &RenderOptions) -> Result<Rendered> {
+    let parser_options = Options::ENABLE_TABLES
+        | Options::ENABLE_FOOTNOTES
+        | Options::ENABLE_STRIKETHROUGH
+        | Options::ENABLE_HEADING_ATTRIBUTES
+        | Options::ENABLE_MATH;
+    let mut out = Rendered::default();
+    let mut events: Vec<Event> = Vec::new();
+    let mut code: Option<(String, String)> = None;
+    let mut heading: Option<(usize, HeadingLevel, Option<CowStr>, Vec<CowStr>, Vec<(CowStr, Option<CowStr>)>)> = None;
+    let mut seen_ids: HashSet<String> = HashSet::new();
+
+    for (event, range) in Parser::new_ext(source, parser_options).into_offset_iter() {
+        if let Some((_, buffer)) = code.as_mut() {
+            match event {
+                Event::Text(text) => buffer.push_str(&text),
+                Event::End(TagEnd::CodeBlock) => {
+                    let (lang, buffer) = code.take().expect("inside a code block");
+                    out.text.push_str(&buffer);
+                    out.text.push('\n');
+                    events.push(Event::Html(highlight(&buffer, &lang).into()));
+                }
+                _ => {}
+            }
+            continue;
+        }
+        match event {
+            Event::Start(Tag::CodeBlock(kind)) => {
+                out.has_code = true;
+                let lang = match kind {
+                    CodeBlockKind::Fenced(info) => info.split_whitespace().next().unwrap_or("").to_string(),
+                    CodeBlockKind::Indented => String::new(),
+                };
+                code = Some((lang, String::new()));
+            }
+            Event::InlineMath(ref latex) | Event::DisplayMath(ref latex) => {
+                let display = matches!(event, Event::DisplayMath(_));
+                let mathml = latex_to_mathml(latex, display).map_err(|e| {
+                    anyhow!("line {}: invalid math `{latex}`: {e}", line_of(source, range.start))
+                })?;
+                out.text.push_str(latex);
+                out.text.push(' ');
+                events.push(Event::InlineHtml(mathml.into()));
+            }
+            Event::Start(Tag::Heading { level, id, classes, attrs }) => {
+                heading = Some((events.len(), level, id, classes, attrs));
+                events.push(Event::Text("".into()));
+            }
+            Event::End(TagEnd::Heading(_)) => {
+                let (at, level, id, classes, attrs) = heading.take().expect("heading started");
+                let title: String = events[at..]
+                    .iter()
+                    .filter_map(|e| match e {
+                        Event::Text(t) | Event::Code(t) => Some(t.as_ref()),
+                        _ => None,
+                    })
+                    .collect();
+                let id = id.map(|i| i.to_string()).unwrap_or_else(|| slugify(&title));
+                if !seen_ids.insert(id.clone()) {
+                    return Err(anyhow!(
+                        "line {}: heading id `{id}` is used twice on this page",
+                        line_of(source, range.start)
+                    ));
+                }
+                out.heading_ids.push(id.clone());
+                events[at] = Event::Start(Tag::Heading { level, id: Some(id.into()), classes, attrs });
+                events.push(Event::End(TagEnd::Heading(level)));
+                out.text.push('\n');
+            }
+            Event::Start(Tag::Link { link_type, dest_url, title, id }) => {
+                let dest_url = if dest_url.starts_with('/') && !dest_url.starts_with("//") {
+                    out.links.push((dest_url.to_string(), line_of(source, range.start)));
+                    localize_link(&dest_url, options.lang, options.default_language)
+                        .map(CowStr::from)
+                        .unwrap_or(dest_url)
+                } else {
+                    dest_url
+                };
+                events.push(Event::Start(Tag::Link { link_type, dest_url, title, id }));
+            }
+            Event::Start(Tag::Image { ref dest_url, .. }) if dest_url.starts_with('/') => {
+                out.links.push((dest_url.to_string(), line_of(source, range.start)));
+                events.push(event);
+            }
+            Event::SoftBreak if options.line_breaks => events.push(Event::HardBreak),
+            Event::Text(ref t) | Event::Code(ref t) => {
+                out.text.push_str(t);
+                events.push(event);
+            }
+            Event::SoftBreak | Event::HardBreak => {
+                out.text.push(' ');
+                events.push(event);
+            }
+            Event::End(TagEnd::Paragraph | TagEnd::Item | TagEnd::TableCell) => {
+                out.text.push('\n');
+                events.push(event);
+            }
+            _ => events.push(event),
+        }
+    }
+    html::push_html(&mut out.html, events.into_iter());
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn en(source: &str) -> Rendered {
+        render(source, &RenderOptions { lang: "en", default_language: "en", line_breaks: false }).unwrap()
+    }
+
+    #[test]
+    fn math_becomes_mathml() {
+        let r = en("Price: $P = \\frac{D_1}{r - g}$\n\n$$\nPV = \\sum_{t=1}^{n} x_t\n$$\n");
+        assert!(r.html.contains("<math"), "{}", r.html);
+        assert!(r.html.contains("<mfrac>"), "{}", r.html);
+        assert!(r.html.contains("display=\"block\""), "{}", r.html);
+        assert!(!r.html.contains('$'), "{}", r.html);
+    }
+
+    #[test]
+    fn bad_math_names_its_line() {
+        let err = render("ok\n\n$\\frac{1}$\n", &RenderOptions { lang: "en", default_language: "en", line_breaks: false })
+            .unwrap_err()
+            .to_string();
+        assert!(err.starts_with("line 3: invalid math"), "{err}");
+    }
+
+    #[test]
+    fn headings_get_ids_given_or_derived() {
+        let r = en("## Formula {#formula}\n\n## Why use it?\n\n## 公式\n");
+        assert!(r.html.contains("<h2 id=\"formula\">Formula</h2>"), "{}", r.html);
+        assert!(r.html.contains("<h2 id=\"why-use-it\">"), "{}", r.html);
+        assert_eq!(r.heading_ids, ["formula", "why-use-it", "公式"]);
+    }
+
+    #[test]
+    fn tables_footnotes_strikethrough() {
+        let r = en("| a | b |\n|---|---|\n| 1 | 2 |\n\nText[^1] ~~old~~\n\n[^1]: Note.\n");
+        assert!(r.html.contains("<table>"));
+        assert!(r.html.contains("<del>old</del>"));
+        assert!(r.html.contains("footnote-definition"));
+    }
+
+    #[test]
+    fn internal_links_are_localized_and_recorded() {
+        let r = render(
+            "See [DCF](/valuation-models/dcf#formula) and ![x](/images/a.svg)\nand [home](/).",
+            &RenderOptions { lang: "zh", default_language: "en", line_breaks: false },
+        )
+        .unwrap();
+        assert!(r.html.contains("href=\"/zh/valuation-models/dcf#formula\""), "{}", r.html);
+        assert!(r.html.contains("href=\"/zh/\""), "{}", r.html);
+        assert!(r.html.contains("src=\"/images/a.svg\""), "{}", r.html);
+        assert_eq!(r.links[0], ("/valuation-models/dcf#formula".to_string(), 1));
+        assert_eq!(r.links[2], ("/".to_string(), 2));
+    }
+
+    #[test]
+    fn code_is_highlighted_with_classes() {
+        let r = en("```rust\nfn main() {}\n```\n");
+        assert!(r.has_code);
+        assert!(r.html.contains("class=\"hl-"), "{}", r.html);
+        assert!(r.text.contains("fn main()"));
+    }
+
+    #[test]
+    fn light_markup_keeps_line_breaks() {
+        let r = render("one\ntwo **bold**", &RenderOptions { lang: "en", default_language: "en", line_breaks: true }).unwrap();
+        assert!(r.html.contains("one<br />"), "{}", r.html);
+        assert!(r.html.contains("<strong>bold</strong>"));
+    }
+
+    #[test]
+    fn text_is_what_a_reader_sees() {
+        let r = en("# Title\n\nSome *emphasis* and `code`.\n\n- item\n");
+        assert!(r.text.contains("Title\nSome emphasis and code.\nitem"), "{:?}", r.text);
+    }
+}
