@@ -1,0 +1,81 @@
+import { pickThumbnail } from "./thumbnail";
+
+/** One post as `GET /api/feed` returns it (SPEC.md section 3). */
+export interface FeedPost {
+  title: string;
+  link: string;
+  author: string;
+  pubDate: string;
+  guid: string;
+  thumbnail: string;
+  content: string;
+}
+
+/** A post ready to draw: its thumbnail already chosen by the thumbnail rule. */
+export interface BlogPost extends FeedPost {
+  image: string;
+}
+
+const str = (v: unknown): string => (typeof v === "string" ? v : "");
+
+/** Only http(s) links become `<a href>`: a feed is not trusted to hand us `javascript:`. */
+export function safeLink(href: string): string | null {
+  return /^https?:\/\//i.test(href.trim()) ? href.trim() : null;
+}
+
+/** Whatever the feed sent → posts with string fields; entries without a title are skipped. */
+export function normalizePosts(data: unknown): BlogPost[] {
+  const list = Array.isArray(data) ? data : Array.isArray((data as { items?: unknown })?.items) ? (data as { items: unknown[] }).items : null;
+  if (!list) throw new Error("feed is not a list of posts");
+  const seen = new Set<string>();
+  const posts: BlogPost[] = [];
+  for (const raw of list) {
+    if (!raw || typeof raw !== "object") continue;
+    const r = raw as Record<string, unknown>;
+    const post: FeedPost = {
+      title: str(r.title).trim(),
+      link: str(r.link),
+      author: str(r.author),
+      pubDate: str(r.pubDate),
+      guid: str(r.guid) || str(r.link) || str(r.title),
+      thumbnail: str(r.thumbnail),
+      content: str(r.content),
+    };
+    if (!post.title || seen.has(post.guid)) continue;
+    seen.add(post.guid);
+    posts.push({ ...post, image: pickThumbnail(post) });
+  }
+  return posts;
+}
+
+/** `pubDate` shown as a date in the page's language; unparsable dates are shown as sent. */
+export function formatDate(pubDate: string, locale: string): string {
+  const time = Date.parse(pubDate.includes(" ") && !pubDate.includes("T") && /^\d{4}-/.test(pubDate) ? pubDate.replace(" ", "T") : pubDate);
+  if (Number.isNaN(time)) return pubDate;
+  return new Intl.DateTimeFormat(locale, { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" }).format(time);
+}
+
+export async function fetchFeed(url: string, signal?: AbortSignal): Promise<BlogPost[]> {
+  const res = await fetch(url, { headers: { Accept: "application/json" }, signal });
+  if (!res.ok) throw new Error(`feed answered ${res.status}`);
+  return normalizePosts(await res.json());
+}
+
+/**
+ * Resolve once every image has loaded or failed (SPEC.md section 4: images are preloaded before
+ * posts show); a slow image host cannot hold the list back longer than `timeoutMs`.
+ */
+export function preloadImages(urls: string[], timeoutMs = 4000): Promise<void> {
+  const unique = [...new Set(urls)];
+  if (typeof Image === "undefined" || unique.length === 0) return Promise.resolve();
+  const loads = unique.map(
+    (src) =>
+      new Promise<void>((resolve) => {
+        const img = new Image();
+        img.onload = () => resolve();
+        img.onerror = () => resolve();
+        img.src = src;
+      }),
+  );
+  return Promise.race([Promise.all(loads).then(() => undefined), new Promise<void>((r) => setTimeout(r, timeoutMs))]);
+}

@@ -1,0 +1,276 @@
+import { buildSnippet } from "./snippet";
+import { FUZZY_THRESHOLD, similarity } from "./similarity";
+import { localizePath } from "./paths";
+import type { IndexPage, ResultKind, RouteLabels, SearchIndex, SearchResult } from "./types";
+
+/** SPEC.md section 9's priorities: lower shows first. */
+export const PRIORITY = { keyword: 1, path: 2, text: 3, fuzzy: 4, recommended: 10 } as const;
+
+/** Pages recommended when nothing matches, in this order (priority 10, 11, 12). */
+export const RECOMMENDED_ROUTES = ["/", "/valuation-models", "/investment-basics"];
+
+/** Items shorter than this are not looked for inside the query: one letter is in everything. */
+const MIN_ITEM_IN_QUERY = 2;
+
+/** An index page with its fields lowered once, so a keystroke costs only the comparisons. */
+export interface PreparedPage {
+  page: IndexPage;
+  order: number;
+  keywords: string[];
+  route: string;
+  segments: string[];
+  title: string;
+  text: string;
+}
+
+export interface PreparedIndex {
+  pages: PreparedPage[];
+}
+
+export type OutcomeKind = "results" | "fuzzy" | "recommended";
+
+export interface SearchOutcome {
+  kind: OutcomeKind;
+  results: SearchResult[];
+}
+
+export interface SearchOptions {
+  lang: string;
+  /** Route labels from the three translation files (or the built-in set). */
+  labels?: RouteLabels;
+}
+
+/** Segment key of a route for labels: `/valuation-models/dcf` → `dcf`, `/` → `home`. */
+export function routeKey(route: string): string {
+  const parts = route.split("/").filter(Boolean);
+  return parts.length ? parts[parts.length - 1] : "home";
+}
+
+export function prepareIndex(index: SearchIndex): PreparedIndex {
+  if (!index || !Array.isArray(index.pages)) throw new Error("search index has no pages");
+  return {
+    pages: index.pages.map((page, order) => ({
+      page,
+      order,
+      keywords: (page.keywords ?? []).map((k) => String(k).toLowerCase()),
+      route: page.route.toLowerCase(),
+      segments: page.route
+        .toLowerCase()
+        .split("/")
+        .filter(Boolean)
+        .flatMap((s) => [s, s.replace(/-/g, " ")]),
+      title: (page.title ?? "").toLowerCase(),
+      text: (page.text ?? "").toLowerCase(),
+    })),
+  };
+}
+
+/** SPEC.md section 5: substring matching in both directions, case already lowered. */
+export function matchesEitherWay(item: string, query: string): boolean {
+  if (!item || !query) return false;
+  return item.includes(query) || (Array.from(item).length >= MIN_ITEM_IN_QUERY && query.includes(item));
+}
+
+function labelFor(p: PreparedPage, labels: RouteLabels | undefined): string {
+  return labels?.[p.page.lang]?.[routeKey(p.page.route)]?.toLowerCase() ?? "";
+}
+
+interface Hit {
+  p: PreparedPage;
+  priority: number;
+  kind: ResultKind;
+  /** Matched only because an item of the page is inside the query: ranks after direct hits. */
+  reverse: boolean;
+  /** What to highlight in the snippet, best first. */
+  terms: string[];
+}
+
+/** "direct" when the query is in the item, "reverse" when a (long enough) item is in the query. */
+function matchKind(items: string[], q: string): { how: "direct" | "reverse"; item: string } | null {
+  const direct = items.find((i) => i && i.includes(q));
+  if (direct !== undefined) return { how: "direct", item: direct };
+  const reverse = items.find((i) => i && Array.from(i).length >= MIN_ITEM_IN_QUERY && q.includes(i));
+  return reverse !== undefined ? { how: "reverse", item: reverse } : null;
+}
+
+function matchPage(p: PreparedPage, q: string, labels: RouteLabels | undefined): Hit | null {
+  const hit = (priority: number, kind: ResultKind, m: { how: string; item: string }): Hit => ({
+    p,
+    priority,
+    kind,
+    reverse: m.how === "reverse",
+    terms: [q, m.item],
+  });
+  const keyword = matchKind(p.keywords, q);
+  if (keyword) return hit(PRIORITY.keyword, "keyword", keyword);
+  const path = matchKind([p.route, ...p.segments], q);
+  if (path) return hit(PRIORITY.path, "path", path);
+  const text = matchKind([p.title, labelFor(p, labels)], q) ?? (p.text.includes(q) ? { how: "direct", item: q } : null);
+  if (text) return hit(PRIORITY.text, "text", text);
+  return null;
+}
+
+function toResult(hit: Hit, priority = hit.priority, kind = hit.kind): SearchResult {
+  const { page } = hit.p;
+  return {
+    path: page.url,
+    title: page.title,
+    text: page.text,
+    navTarget: page.url,
+    textSnippet: buildSnippet(page.text, hit.terms),
+    priority,
+    lang: page.lang,
+    kind,
+  };
+}
+
+/** Page language first, then priority, then index order (the generator's page order). */
+function compareHits(lang: string) {
+  return (a: Hit, b: Hit) =>
+    Number(a.p.page.lang !== lang) - Number(b.p.page.lang !== lang) ||
+    a.priority - b.priority ||
+    Number(a.reverse) - Number(b.reverse) ||
+    a.p.order - b.p.order;
+}
+
+function bestFuzzy(index: PreparedIndex, q: string, opts: SearchOptions): Hit | null {
+  let best: { hit: Hit; score: number } | null = null;
+  for (const p of index.pages) {
+    const label = labelFor(p, opts.labels);
+    const candidates = [p.title, label, ...p.keywords, ...p.segments].filter(Boolean);
+    let score = 0;
+    let term = "";
+    for (const c of candidates) {
+      const s = similarity(c, q);
+      if (s > score) [score, term] = [s, c];
+    }
+    const better =
+      !best ||
+      score > best.score ||
+      (score === best.score && p.page.lang === opts.lang && best.hit.p.page.lang !== opts.lang);
+    if (better) best = { hit: { p, priority: PRIORITY.fuzzy, kind: "fuzzy", reverse: false, terms: [term] }, score };
+  }
+  return best && best.score > FUZZY_THRESHOLD ? best.hit : null;
+}
+
+/** Home, valuation models, investment basics in the page's language, priority 10 and up. */
+export function recommendations(index: PreparedIndex | null, lang: string, labels?: RouteLabels): SearchResult[] {
+  return RECOMMENDED_ROUTES.map((route, i) => {
+    const p =
+      index?.pages.find((x) => x.page.route === route && x.page.lang === lang) ??
+      index?.pages.find((x) => x.page.route === route && x.page.lang === "en");
+    const url = p?.page.url ?? localizePath(route, lang);
+    const title = p?.page.title ?? labels?.[lang]?.[routeKey(route)] ?? BUILTIN_LABELS.en[routeKey(route)] ?? route;
+    const text = p?.page.text ?? "";
+    return {
+      path: url,
+      title,
+      text,
+      navTarget: url,
+      textSnippet: buildSnippet(text, []),
+      priority: PRIORITY.recommended + i,
+      lang: p?.page.lang ?? lang,
+      kind: "recommended" as const,
+    };
+  });
+}
+
+/** SPEC.md section 8: a search error gives a single result to home. */
+export function fallbackResults(lang: string, labels?: RouteLabels): SearchResult[] {
+  const url = localizePath("/", lang);
+  return [
+    {
+      path: url,
+      title: labels?.[lang]?.home ?? BUILTIN_LABELS[lang]?.home ?? BUILTIN_LABELS.en.home,
+      text: "",
+      navTarget: url,
+      textSnippet: "",
+      priority: PRIORITY.recommended,
+      lang,
+      kind: "fallback",
+    },
+  ];
+}
+
+/**
+ * Search the index. The query is trimmed and compared case-insensitively as one string, so
+ * Chinese and Japanese queries (no spaces between words) work like English ones.
+ * Returns null for an empty query (SPEC.md: empty is ignored).
+ */
+export function search(index: PreparedIndex, rawQuery: string, opts: SearchOptions): SearchOutcome | null {
+  const q = rawQuery.trim().toLowerCase();
+  if (!q) return null;
+  const hits: Hit[] = [];
+  for (const p of index.pages) {
+    const hit = matchPage(p, q, opts.labels);
+    if (hit) hits.push(hit);
+  }
+  if (hits.length) {
+    hits.sort(compareHits(opts.lang));
+    return { kind: "results", results: hits.map((h) => toResult(h)) };
+  }
+  const fuzzy = bestFuzzy(index, q, opts);
+  if (fuzzy) return { kind: "fuzzy", results: [toResult(fuzzy)] };
+  return { kind: "recommended", results: recommendations(index, opts.lang, opts.labels) };
+}
+
+/** `search`, but any failure (a broken index) becomes SPEC.md's single fallback result. */
+export function safeSearch(index: PreparedIndex | null, rawQuery: string, opts: SearchOptions): SearchOutcome | null {
+  if (!rawQuery.trim()) return null;
+  try {
+    if (!index) throw new Error("search index unavailable");
+    return search(index, rawQuery, opts);
+  } catch (err) {
+    console.warn("search failed", err);
+    return { kind: "recommended", results: fallbackResults(opts.lang, opts.labels) };
+  }
+}
+
+/**
+ * Route labels when the translation files cannot be loaded (SPEC.md section 8: a small
+ * built-in set). Keys are route segments, as in `breadcrumb.segments`.
+ */
+export const BUILTIN_LABELS: RouteLabels = {
+  en: {
+    home: "Home",
+    about: "My Articles",
+    "valuation-models": "Valuation Models",
+    "investment-basics": "Investment Basics",
+    notes: "Notes",
+    search: "Search",
+    login: "Login",
+  },
+  zh: {
+    home: "首頁",
+    about: "我的文章",
+    "valuation-models": "估值模型",
+    "investment-basics": "投資基礎",
+    notes: "筆記",
+    search: "搜尋",
+    login: "登入",
+  },
+  ja: {
+    home: "ホーム",
+    about: "私の記事",
+    "valuation-models": "バリュエーションモデル",
+    "investment-basics": "投資の基礎",
+    notes: "ノート",
+    search: "検索",
+    login: "ログイン",
+  },
+};
+
+/** Route labels out of the three translation files: `breadcrumb.home` and `breadcrumb.segments`. */
+export function labelsFromTranslations(resources: Record<string, unknown>): RouteLabels {
+  const out: RouteLabels = {};
+  for (const [lang, res] of Object.entries(resources)) {
+    const crumb = (res as { breadcrumb?: { home?: unknown; segments?: Record<string, unknown> } })?.breadcrumb;
+    const labels: Record<string, string> = {};
+    if (typeof crumb?.home === "string") labels.home = crumb.home;
+    for (const [seg, label] of Object.entries(crumb?.segments ?? {})) {
+      if (typeof label === "string") labels[seg] = label;
+    }
+    out[lang] = labels;
+  }
+  return out;
+}
