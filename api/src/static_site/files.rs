@@ -1,0 +1,252 @@
+//! The in-memory copy of `dist/`: every file with its precompressed siblings and the complete
+//! response headers of each representation, computed once at load.
+
+use super::encoding::Encoding;
+use super::headers::{self, SecurityHeaders};
+use super::site_facts::SiteFacts;
+use anyhow::Context;
+use bytes::Bytes;
+use poem::http::header::{
+    CACHE_CONTROL, CONTENT_ENCODING, CONTENT_LANGUAGE, CONTENT_TYPE, ETAG, VARY,
+};
+use poem::http::{HeaderMap, HeaderValue};
+use sha2::{Digest, Sha256};
+use std::collections::{BTreeSet, HashMap};
+use std::path::Path;
+use std::sync::Arc;
+
+/// Collections whose unknown entries get a prerendered `404.html` instead of a redirect.
+pub const NOT_FOUND_SECTIONS: [&str; 2] = ["notes", "my-web-project"];
+
+/// One stored representation of a file.
+pub struct Variant {
+    pub body: Bytes,
+    pub etag: HeaderValue,
+    /// Headers when the file is served at its own URL.
+    pub headers: HeaderMap,
+    /// Headers when a page is served at an unprefixed URL in the visitor's language: the
+    /// response also depends on the cookie and `Accept-Language`.
+    pub negotiated_headers: HeaderMap,
+}
+
+pub struct Entry {
+    pub identity: Variant,
+    pub gzip: Option<Variant>,
+    pub brotli: Option<Variant>,
+}
+
+impl Entry {
+    pub fn variant(&self, encoding: Encoding) -> &Variant {
+        match encoding {
+            Encoding::Brotli => self.brotli.as_ref().unwrap_or(&self.identity),
+            Encoding::Gzip => self.gzip.as_ref().unwrap_or(&self.identity),
+            Encoding::Identity => &self.identity,
+        }
+    }
+}
+
+/// One load of `dist/`.
+pub struct Site {
+    pub facts: SiteFacts,
+    pub default_language: usize,
+    /// Files by their path relative to `dist/` (`assets/entry-X.js`, `zh/notes/index.html`).
+    pub files: HashMap<Box<str>, Arc<Entry>>,
+    /// Per language (index into `facts.languages`): page route without slashes
+    /// (`""` for home, `notes/liquidity-risk`) to its `index.html`.
+    pub pages: Vec<HashMap<Box<str>, Arc<Entry>>>,
+    /// Per language: section (`notes`) to its `404.html`.
+    pub not_found_pages: Vec<HashMap<&'static str, Arc<Entry>>>,
+    /// Per language: where an unknown page path goes (`/`, `/zh/`).
+    pub home_redirects: Vec<HeaderValue>,
+    pub security: SecurityHeaders,
+    /// Changes whenever any file changes; lets a reconnecting dev page notice a rebuild.
+    pub build_id: String,
+}
+
+impl Site {
+    pub fn load(dist_dir: &Path) -> anyhow::Result<Site> {
+        let facts = SiteFacts::load(dist_dir)?;
+        let default_language = facts.default_index().expect("validated by SiteFacts::load");
+        let security = SecurityHeaders::new(&facts.script_hashes);
+
+        let paths = list_files(dist_dir)?;
+        let mut files: HashMap<Box<str>, Arc<Entry>> = HashMap::with_capacity(paths.len());
+        let mut build_hash = Sha256::new();
+        for path in &paths {
+            if is_sibling(path, &paths) || path == "_site.json" {
+                continue;
+            }
+            let entry = load_entry(dist_dir, path, &paths, &facts, default_language, &security)?;
+            build_hash.update(path.as_bytes());
+            build_hash.update(entry.identity.etag.as_bytes());
+            files.insert(path.as_str().into(), Arc::new(entry));
+        }
+
+        let languages = &facts.languages;
+        let mut pages: Vec<HashMap<Box<str>, Arc<Entry>>> = vec![HashMap::new(); languages.len()];
+        let mut not_found_pages: Vec<HashMap<&'static str, Arc<Entry>>> =
+            vec![HashMap::new(); languages.len()];
+        for (path, entry) in &files {
+            let (lang, rest) = split_language(path, &facts, default_language);
+            if let Some(route) = rest.strip_suffix("index.html") {
+                if route.is_empty() || route.ends_with('/') {
+                    pages[lang].insert(route.trim_end_matches('/').into(), entry.clone());
+                }
+            }
+            for section in NOT_FOUND_SECTIONS {
+                if rest.strip_prefix(section) == Some("/404.html") {
+                    not_found_pages[lang].insert(section, entry.clone());
+                }
+            }
+        }
+        let home_redirects = languages
+            .iter()
+            .enumerate()
+            .map(|(i, l)| {
+                let target = if i == default_language { "/".to_string() } else { format!("/{}/", l.code) };
+                HeaderValue::from_str(&target).expect("language codes are plain")
+            })
+            .collect();
+
+        Ok(Site {
+            build_id: hex::encode(&build_hash.finalize()[..12]),
+            facts,
+            default_language,
+            files,
+            pages,
+            not_found_pages,
+            home_redirects,
+            security,
+        })
+    }
+}
+
+/// Splits `zh/notes/index.html` into (index of `zh`, `notes/index.html`); unprefixed paths
+/// belong to the default language.
+pub fn split_language<'a>(path: &'a str, facts: &SiteFacts, default: usize) -> (usize, &'a str) {
+    let (first, rest) = path.split_once('/').unwrap_or((path, ""));
+    match facts.languages.iter().position(|l| l.code == first) {
+        Some(i) if i != default => (i, rest),
+        _ => (default, path),
+    }
+}
+
+fn list_files(dist_dir: &Path) -> anyhow::Result<BTreeSet<String>> {
+    let mut paths = BTreeSet::new();
+    for item in walkdir::WalkDir::new(dist_dir).follow_links(true) {
+        let item = item.with_context(|| format!("listing {}", dist_dir.display()))?;
+        if !item.file_type().is_file() {
+            continue;
+        }
+        let relative = item.path().strip_prefix(dist_dir).expect("walkdir stays under its root");
+        let mut key = String::new();
+        let mut hidden = false;
+        for part in relative.components() {
+            // Non-UTF-8 names cannot be requested by a URL we would build anyway.
+            let Some(part) = part.as_os_str().to_str() else { hidden = true; break };
+            hidden |= part.starts_with('.');
+            if !key.is_empty() {
+                key.push('/');
+            }
+            key.push_str(part);
+        }
+        if !hidden {
+            paths.insert(key);
+        }
+    }
+    Ok(paths)
+}
+
+/// `x.gz` / `x.br` are representations of `x` when `x` exists, not files of their own.
+fn is_sibling(path: &str, paths: &BTreeSet<String>) -> bool {
+    [".gz", ".br"].iter().any(|suffix| path.strip_suffix(suffix).is_some_and(|base| paths.contains(base)))
+}
+
+fn load_entry(
+    dist_dir: &Path,
+    path: &str,
+    paths: &BTreeSet<String>,
+    facts: &SiteFacts,
+    default_language: usize,
+    security: &SecurityHeaders,
+) -> anyhow::Result<Entry> {
+    let read = |p: &str| {
+        std::fs::read(dist_dir.join(p)).map(Bytes::from).with_context(|| format!("reading {}", dist_dir.join(p).display()))
+    };
+    let body = read(path)?;
+    let hash = Sha256::digest(&body);
+    let hash = hex::encode(&hash[..16]);
+
+    let has_siblings = [Encoding::Gzip, Encoding::Brotli]
+        .iter()
+        .any(|e| paths.contains(&format!("{path}{}", e.sibling_suffix())));
+    let is_html = path.ends_with(".html");
+    let common = CommonHeaders {
+        content_type: headers::content_type(path),
+        cache_control: if headers::is_content_hashed(path) {
+            headers::CACHE_IMMUTABLE
+        } else {
+            headers::CACHE_REVALIDATE
+        },
+        content_language: is_html.then(|| {
+            let (lang, _) = split_language(path, facts, default_language);
+            HeaderValue::from_str(&facts.languages[lang].tag).unwrap_or(HeaderValue::from_static("en"))
+        }),
+        has_siblings,
+        security,
+    };
+
+    let variant = |encoding: Encoding, body: Bytes| -> Variant {
+        // A strong ETag names one representation, so each encoding gets its own.
+        let etag = match encoding {
+            Encoding::Identity => format!("\"{hash}\""),
+            Encoding::Gzip => format!("\"{hash}-gz\""),
+            Encoding::Brotli => format!("\"{hash}-br\""),
+        };
+        let etag = HeaderValue::from_str(&etag).expect("hex is header-safe");
+        common.variant(encoding, body, etag)
+    };
+    let identity = variant(Encoding::Identity, body);
+    let sibling = |encoding: Encoding| -> anyhow::Result<Option<Variant>> {
+        let sibling_path = format!("{path}{}", encoding.sibling_suffix());
+        if !paths.contains(&sibling_path) {
+            return Ok(None);
+        }
+        Ok(Some(variant(encoding, read(&sibling_path)?)))
+    };
+    let gzip = sibling(Encoding::Gzip)?;
+    let brotli = sibling(Encoding::Brotli)?;
+    Ok(Entry { identity, gzip, brotli })
+}
+
+struct CommonHeaders<'a> {
+    content_type: HeaderValue,
+    cache_control: HeaderValue,
+    content_language: Option<HeaderValue>,
+    has_siblings: bool,
+    security: &'a SecurityHeaders,
+}
+
+impl CommonHeaders<'_> {
+    fn variant(&self, encoding: Encoding, body: Bytes, etag: HeaderValue) -> Variant {
+        let mut headers = HeaderMap::with_capacity(12);
+        headers.insert(CONTENT_TYPE, self.content_type.clone());
+        headers.insert(CACHE_CONTROL, self.cache_control.clone());
+        headers.insert(ETAG, etag.clone());
+        if let Some(value) = encoding.header_value() {
+            headers.insert(CONTENT_ENCODING, value);
+        }
+        if let Some(value) = &self.content_language {
+            headers.insert(CONTENT_LANGUAGE, value.clone());
+        }
+        self.security.apply(&mut headers);
+        let mut negotiated_headers = headers.clone();
+        if self.has_siblings {
+            headers.insert(VARY, headers::VARY_ENCODING);
+            negotiated_headers.insert(VARY, headers::VARY_ENCODING_LANGUAGE);
+        } else {
+            negotiated_headers.insert(VARY, headers::VARY_LANGUAGE);
+        }
+        Variant { body, etag, headers, negotiated_headers }
+    }
+}

@@ -1,0 +1,96 @@
+//! Security headers for every response, and the caching and content-type policy of files.
+
+use poem::http::header::{
+    HeaderName, CONTENT_SECURITY_POLICY, REFERRER_POLICY, X_CONTENT_TYPE_OPTIONS, X_FRAME_OPTIONS,
+};
+use poem::http::{HeaderMap, HeaderValue};
+
+/// Content-hashed assets never change under their name.
+pub const CACHE_IMMUTABLE: HeaderValue = HeaderValue::from_static("public, max-age=31536000, immutable");
+/// Everything else is stored but revalidated with its ETag each time.
+pub const CACHE_REVALIDATE: HeaderValue = HeaderValue::from_static("no-cache");
+
+pub const VARY_ENCODING: HeaderValue = HeaderValue::from_static("Accept-Encoding");
+pub const VARY_ENCODING_LANGUAGE: HeaderValue =
+    HeaderValue::from_static("Accept-Encoding, Cookie, Accept-Language");
+pub const VARY_LANGUAGE: HeaderValue = HeaderValue::from_static("Cookie, Accept-Language");
+
+/// The headers every response carries. The CSP depends on the build (the inline head script's
+/// hashes), so it is made per load of `dist/`.
+#[derive(Clone)]
+pub struct SecurityHeaders {
+    csp: HeaderValue,
+}
+
+impl SecurityHeaders {
+    pub fn new(script_hashes: &[String]) -> Self {
+        let mut script_src = String::from("'self'");
+        for hash in script_hashes {
+            script_src.push_str(" '");
+            script_src.push_str(hash);
+            script_src.push('\'');
+        }
+        let csp = format!(
+            "default-src 'self'; script-src {script_src}; style-src 'self'; img-src 'self' data: https:; \
+             connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'self'; \
+             form-action 'self'; frame-ancestors 'none'"
+        );
+        Self { csp: HeaderValue::from_str(&csp).expect("hashes were checked to be header-safe") }
+    }
+
+    /// Adds the headers, keeping a CSP the response already chose (e.g. the API docs page).
+    pub fn apply(&self, headers: &mut HeaderMap) {
+        headers.entry(CONTENT_SECURITY_POLICY).or_insert_with(|| self.csp.clone());
+        for (name, value) in Self::fixed() {
+            headers.insert(name, value);
+        }
+    }
+
+    fn fixed() -> [(HeaderName, HeaderValue); 3] {
+        // HSTS is left out on purpose: this server speaks plain HTTP; a TLS proxy in front adds it.
+        [
+            (X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")),
+            (REFERRER_POLICY, HeaderValue::from_static("strict-origin-when-cross-origin")),
+            (X_FRAME_OPTIONS, HeaderValue::from_static("DENY")),
+        ]
+    }
+}
+
+/// The `Content-Type` of a file in `dist/`, by its name.
+pub fn content_type(path: &str) -> HeaderValue {
+    let ext = path.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase()).unwrap_or_default();
+    let fixed = match ext.as_str() {
+        "html" | "htm" => Some("text/html; charset=utf-8"),
+        "js" | "mjs" => Some("text/javascript"),
+        "json" | "map" => Some("application/json"),
+        "css" => Some("text/css; charset=utf-8"),
+        "txt" => Some("text/plain; charset=utf-8"),
+        "xml" => Some("application/xml; charset=utf-8"),
+        "svg" => Some("image/svg+xml"),
+        "webmanifest" => Some("application/manifest+json"),
+        _ => None,
+    };
+    if let Some(fixed) = fixed {
+        return HeaderValue::from_static(fixed);
+    }
+    let mime = mime_guess::from_path(path).first_or_octet_stream();
+    let value = if mime.type_() == mime_guess::mime::TEXT && mime.get_param("charset").is_none() {
+        format!("{mime}; charset=utf-8")
+    } else {
+        mime.to_string()
+    };
+    HeaderValue::from_str(&value).unwrap_or(HeaderValue::from_static("application/octet-stream"))
+}
+
+/// Whether a file's name carries its content hash, so it may be cached forever.
+/// esbuild names chunks `name-HASH.ext` (8 base32 characters); the generator's search index
+/// follows the same shape. Anything in `assets/` without such a suffix (the manifest) is not.
+pub fn is_content_hashed(path: &str) -> bool {
+    let Some(rest) = path.strip_prefix("assets/") else { return false };
+    let name = rest.rsplit('/').next().unwrap_or(rest);
+    let stem = name.split('.').next().unwrap_or(name);
+    match stem.rsplit_once('-') {
+        Some((_, hash)) => hash.len() >= 8 && hash.bytes().all(|b| b.is_ascii_alphanumeric()),
+        None => false,
+    }
+}

@@ -1,0 +1,99 @@
+//! The language of a page at an unprefixed path: the `selectedLanguage` cookie, else
+//! `Accept-Language`, else the site's default.
+
+use super::encoding::split_q;
+use super::site_facts::Language;
+use poem::http::header::{ACCEPT_LANGUAGE, COOKIE};
+use poem::http::HeaderMap;
+
+const COOKIE_NAME: &str = "selectedLanguage";
+
+/// Index into `languages` of the visitor's language.
+pub fn choose(headers: &HeaderMap, languages: &[Language], default: usize) -> usize {
+    from_cookie(headers, languages)
+        .or_else(|| from_accept_language(headers, languages))
+        .unwrap_or(default)
+}
+
+fn from_cookie(headers: &HeaderMap, languages: &[Language]) -> Option<usize> {
+    for value in headers.get_all(COOKIE) {
+        let Ok(value) = value.to_str() else { continue };
+        for pair in value.split(';') {
+            let Some((name, v)) = pair.split_once('=') else { continue };
+            if name.trim() != COOKIE_NAME {
+                continue;
+            }
+            // The UI may store the value JSON-quoted.
+            let v = v.trim().trim_matches('"');
+            if let Some(i) = languages.iter().position(|l| matches(v, l)) {
+                return Some(i);
+            }
+        }
+    }
+    None
+}
+
+fn from_accept_language(headers: &HeaderMap, languages: &[Language]) -> Option<usize> {
+    let mut best: Option<(f32, usize)> = None;
+    for value in headers.get_all(ACCEPT_LANGUAGE) {
+        let Ok(value) = value.to_str() else { continue };
+        for item in value.split(',') {
+            let (range, q) = split_q(item);
+            if q <= 0.0 || best.is_some_and(|(best_q, _)| q <= best_q) {
+                continue;
+            }
+            if let Some(i) = languages.iter().position(|l| matches(range, l)) {
+                best = Some((q, i));
+            }
+        }
+    }
+    best.map(|(_, i)| i)
+}
+
+/// `zh`, `zh-TW`, `zh-Hant`, `zh-Hant-TW` all name the site's `zh`; `ja-JP` its `ja`.
+fn matches(range: &str, language: &Language) -> bool {
+    is_or_extends(range, &language.code) || is_or_extends(range, &language.tag)
+}
+
+fn is_or_extends(range: &str, tag: &str) -> bool {
+    let (r, t) = (range.as_bytes(), tag.as_bytes());
+    r.len() >= t.len()
+        && r[..t.len()].eq_ignore_ascii_case(t)
+        && (r.len() == t.len() || r[t.len()] == b'-')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use poem::http::HeaderValue;
+
+    fn langs() -> Vec<Language> {
+        [("en", "en"), ("zh", "zh-Hant"), ("ja", "ja")]
+            .into_iter()
+            .map(|(code, tag)| Language { code: code.into(), tag: tag.into() })
+            .collect()
+    }
+
+    fn pick(cookie: Option<&str>, accept: Option<&str>) -> &'static str {
+        let mut headers = HeaderMap::new();
+        if let Some(c) = cookie {
+            headers.insert(COOKIE, HeaderValue::from_str(c).unwrap());
+        }
+        if let Some(a) = accept {
+            headers.insert(ACCEPT_LANGUAGE, HeaderValue::from_str(a).unwrap());
+        }
+        ["en", "zh", "ja"][choose(&headers, &langs(), 0)]
+    }
+
+    #[test]
+    fn cookie_then_accept_language_then_default() {
+        assert_eq!(pick(Some("a=1; selectedLanguage=ja"), Some("zh-TW")), "ja");
+        assert_eq!(pick(Some("selectedLanguage=fr"), Some("zh-TW")), "zh");
+        assert_eq!(pick(None, Some("fr-FR, zh-Hant;q=0.8, ja;q=0.9")), "ja");
+        assert_eq!(pick(None, Some("zh")), "zh");
+        assert_eq!(pick(None, Some("ja-JP,en;q=0.5")), "ja");
+        assert_eq!(pick(None, Some("zhx, jam")), "en");
+        assert_eq!(pick(None, Some("ja;q=0, zh;q=0.1")), "zh");
+        assert_eq!(pick(None, None), "en");
+    }
+}

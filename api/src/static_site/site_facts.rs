@@ -1,0 +1,67 @@
+//! `dist/_site.json`: the build facts the generator leaves for the server.
+
+use anyhow::{bail, Context};
+use serde::Deserialize;
+use std::path::Path;
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct Language {
+    /// URL prefix and cookie value: `en`, `zh`, `ja`.
+    pub code: String,
+    /// BCP 47 tag sent as `Content-Language`: `zh-Hant`.
+    pub tag: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct SiteFacts {
+    pub languages: Vec<Language>,
+    pub default_language: String,
+    /// CSP hashes (`sha256-...`) of the inline head script.
+    #[serde(default)]
+    pub script_hashes: Vec<String>,
+    #[serde(default)]
+    pub dev: bool,
+}
+
+impl SiteFacts {
+    pub fn load(dist_dir: &Path) -> anyhow::Result<Self> {
+        let path = dist_dir.join("_site.json");
+        let text = match std::fs::read(&path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => bail!(
+                "dist/ is not built: run `make build` ({} is missing)",
+                path.display()
+            ),
+            Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
+        };
+        let facts: SiteFacts =
+            serde_json::from_slice(&text).with_context(|| format!("parsing {}", path.display()))?;
+        facts.validate().with_context(|| format!("checking {}", path.display()))?;
+        Ok(facts)
+    }
+
+    fn validate(&self) -> anyhow::Result<()> {
+        if self.languages.is_empty() {
+            bail!("`languages` is empty");
+        }
+        if self.default_index().is_none() {
+            bail!("`default_language` {:?} is not one of `languages`", self.default_language);
+        }
+        for lang in &self.languages {
+            // Codes become URL segments and header values; keep them plain.
+            if lang.code.is_empty() || !lang.code.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-') {
+                bail!("language code {:?} is not a plain tag", lang.code);
+            }
+        }
+        for hash in &self.script_hashes {
+            if !hash.bytes().all(|b| b.is_ascii_alphanumeric() || b"-+/=".contains(&b)) {
+                bail!("script hash {hash:?} is not a CSP hash source");
+            }
+        }
+        Ok(())
+    }
+
+    pub fn default_index(&self) -> Option<usize> {
+        self.languages.iter().position(|l| l.code == self.default_language)
+    }
+}

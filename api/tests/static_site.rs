@@ -1,0 +1,498 @@
+//! The static-site server against a small fixture `dist/`, over a real listener.
+
+use api::static_site::{site_endpoint, SiteOptions};
+use poem::endpoint::BoxEndpoint;
+use poem::listener::{Acceptor, Listener, TcpListener};
+use poem::web::Json;
+use poem::{handler, EndpointExt, IntoResponse, Response, Route, Server};
+use reqwest::header::HeaderMap;
+use reqwest::{Client, StatusCode};
+use std::io::{Read, Write};
+use std::path::Path;
+use std::time::Duration;
+use tempfile::TempDir;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+const SCRIPT_HASH: &str = "sha256-R2VuZXJhdGVkSGVhZFNjcmlwdEhhc2g=";
+const ASSET: &str = "assets/entry-5XKQ3Z2A.js";
+
+// ---------- fixture ----------
+
+fn page(lang: &str, what: &str) -> String {
+    format!("<!doctype html><html lang=\"{lang}\" data-lang=\"{lang}\"><body><h1>{what} [{lang}]</h1>{}</body></html>", "padding ".repeat(40))
+}
+
+fn write(dist: &Path, path: &str, bytes: &[u8], siblings: bool) {
+    let file = dist.join(path);
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(&file, bytes).unwrap();
+    if siblings {
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+        gz.write_all(bytes).unwrap();
+        std::fs::write(dist.join(format!("{path}.gz")), gz.finish().unwrap()).unwrap();
+        let mut br = Vec::new();
+        {
+            let mut writer = brotli::CompressorWriter::new(&mut br, 4096, 11, 22);
+            writer.write_all(bytes).unwrap();
+        }
+        std::fs::write(dist.join(format!("{path}.br")), br).unwrap();
+    }
+}
+
+fn fixture() -> TempDir {
+    let root = tempfile::tempdir().unwrap();
+    std::fs::write(root.path().join("secret.txt"), "TOP SECRET outside dist").unwrap();
+    let dist = root.path().join("dist");
+    let site_json = serde_json::json!({
+        "languages": [{"code":"en","tag":"en"},{"code":"zh","tag":"zh-Hant"},{"code":"ja","tag":"ja"}],
+        "default_language": "en",
+        "script_hashes": [SCRIPT_HASH],
+        "dev": false
+    });
+    write(&dist, "_site.json", site_json.to_string().as_bytes(), false);
+    for (prefix, lang) in [("", "en"), ("zh/", "zh"), ("ja/", "ja")] {
+        write(&dist, &format!("{prefix}index.html"), page(lang, "home").as_bytes(), true);
+        for route in ["about", "notes", "notes/liquidity-risk", "my-web-project"] {
+            write(&dist, &format!("{prefix}{route}/index.html"), page(lang, route).as_bytes(), true);
+        }
+        write(&dist, &format!("{prefix}notes/404.html"), page(lang, "note not found").as_bytes(), true);
+        write(&dist, &format!("{prefix}my-web-project/404.html"), page(lang, "project not found").as_bytes(), true);
+        write(&dist, &format!("locales/{lang}/translation.json"), format!("{{\"lang\":\"{lang}\"}}").as_bytes(), true);
+    }
+    write(&dist, ASSET, format!("export const x = 1; // {}", "x".repeat(300)).as_bytes(), true);
+    write(&dist, "assets/manifest.json", br#"{"entry":"/assets/entry-5XKQ3Z2A.js"}"#, true);
+    write(&dist, "images/photo.png", &[0x89, b'P', b'N', b'G', 0, 1, 2, 3], false);
+    write(&dist, "sitemap.xml", b"<urlset></urlset>", true);
+    root
+}
+
+fn dist(root: &TempDir) -> std::path::PathBuf {
+    root.path().join("dist")
+}
+
+// ---------- server ----------
+
+#[handler]
+fn api_hello() -> Json<serde_json::Value> {
+    Json(serde_json::json!({"hello": "api"}))
+}
+
+#[handler]
+fn docs() -> Response {
+    // An API page that needs its own policy (like a docs UI) keeps it.
+    "docs".with_header("Content-Security-Policy", "default-src 'self' 'unsafe-inline'").into_response()
+}
+
+fn tiny_api() -> BoxEndpoint<'static, Response> {
+    Route::new().at("/hello", api_hello).at("/docs", docs).map_to_response().boxed()
+}
+
+async fn start(dist_dir: &Path, dev: bool) -> String {
+    let app = site_endpoint(SiteOptions { dist_dir: dist_dir.to_path_buf(), dev }, tiny_api()).unwrap();
+    let acceptor = TcpListener::bind("127.0.0.1:0").into_acceptor().await.unwrap();
+    let addr = *acceptor.local_addr()[0].0.as_socket_addr().unwrap();
+    tokio::spawn(Server::new_with_acceptor(acceptor).run(app));
+    format!("http://{addr}")
+}
+
+fn client() -> Client {
+    // No automatic decompression or redirects: the test looks at what the server sent.
+    Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap()
+}
+
+async fn get(base: &str, path: &str, headers: &[(&str, &str)]) -> (StatusCode, HeaderMap, Vec<u8>) {
+    let mut request = client().get(format!("{base}{path}"));
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    let response = request.send().await.unwrap();
+    let status = response.status();
+    let headers = response.headers().clone();
+    (status, headers, response.bytes().await.unwrap().to_vec())
+}
+
+fn header<'a>(headers: &'a HeaderMap, name: &str) -> &'a str {
+    headers.get(name).map(|v| v.to_str().unwrap()).unwrap_or("")
+}
+
+fn text(body: &[u8]) -> String {
+    String::from_utf8_lossy(body).into_owned()
+}
+
+/// Sends a request line byte for byte (reqwest would normalise `..` away).
+async fn raw_get(base: &str, target: &str) -> (u16, String) {
+    let addr = base.trim_start_matches("http://");
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let request = format!("GET {target} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut response = Vec::new();
+    stream.read_to_end(&mut response).await.unwrap();
+    let response = text(&response);
+    let status = response.split(' ').nth(1).unwrap().parse().unwrap();
+    (status, response)
+}
+
+// ---------- tests ----------
+
+#[tokio::test]
+async fn serves_the_precompressed_sibling_the_client_accepts() {
+    let root = fixture();
+    let base = start(&dist(&root), false).await;
+    let original = std::fs::read(dist(&root).join("index.html")).unwrap();
+
+    let (status, headers, body) = get(&base, "/", &[("accept-encoding", "gzip, deflate, br, zstd")]).await;
+    assert_eq!(status, 200);
+    assert_eq!(header(&headers, "content-encoding"), "br");
+    assert!(header(&headers, "vary").contains("Accept-Encoding"));
+    let mut decoded = Vec::new();
+    brotli::Decompressor::new(&body[..], 4096).read_to_end(&mut decoded).unwrap();
+    assert_eq!(decoded, original);
+
+    let (_, headers, body) = get(&base, "/", &[("accept-encoding", "gzip")]).await;
+    assert_eq!(header(&headers, "content-encoding"), "gzip");
+    let mut decoded = Vec::new();
+    flate2::read::GzDecoder::new(&body[..]).read_to_end(&mut decoded).unwrap();
+    assert_eq!(decoded, original);
+
+    let (_, headers, _) = get(&base, "/", &[("accept-encoding", "br;q=0.2, gzip;q=0.8")]).await;
+    assert_eq!(header(&headers, "content-encoding"), "gzip", "q-values are honoured");
+    let (_, headers, _) = get(&base, "/", &[("accept-encoding", "br;q=0, gzip;q=0")]).await;
+    assert_eq!(header(&headers, "content-encoding"), "");
+
+    let (_, headers, body) = get(&base, "/", &[]).await;
+    assert_eq!(header(&headers, "content-encoding"), "");
+    assert_eq!(body, original);
+    assert_eq!(header(&headers, "content-length"), original.len().to_string());
+
+    // A file without siblings is the same for every client.
+    let (status, headers, body) = get(&base, "/images/photo.png", &[("accept-encoding", "br, gzip")]).await;
+    assert_eq!(status, 200);
+    assert_eq!(header(&headers, "content-encoding"), "");
+    assert_eq!(header(&headers, "vary"), "");
+    assert_eq!(header(&headers, "content-type"), "image/png");
+    assert_eq!(body, [0x89, b'P', b'N', b'G', 0, 1, 2, 3]);
+
+    // Siblings are representations, not URLs of their own.
+    let (status, _, _) = get(&base, "/index.html.br", &[]).await;
+    assert_eq!(status, 404);
+}
+
+#[tokio::test]
+async fn etags_answer_conditional_requests_with_304() {
+    let root = fixture();
+    let base = start(&dist(&root), false).await;
+    let path = "/notes/liquidity-risk";
+
+    let (_, plain, _) = get(&base, path, &[]).await;
+    let (_, brotli, _) = get(&base, path, &[("accept-encoding", "br")]).await;
+    let etag = header(&plain, "etag").to_string();
+    assert!(etag.starts_with('"') && etag.ends_with('"') && etag.len() > 10, "strong etag: {etag}");
+    assert_ne!(etag, header(&brotli, "etag"), "each encoding is its own representation");
+
+    let (status, headers, body) = get(&base, path, &[("if-none-match", &etag)]).await;
+    assert_eq!(status, 304);
+    assert!(body.is_empty());
+    assert_eq!(header(&headers, "etag"), etag);
+    assert_eq!(header(&headers, "cache-control"), "no-cache");
+
+    let listed = format!("\"other\", W/{}", header(&brotli, "etag"));
+    let (status, _, _) = get(&base, path, &[("if-none-match", &listed), ("accept-encoding", "br")]).await;
+    assert_eq!(status, 304, "lists and weak validators match");
+
+    let (status, _, body) = get(&base, path, &[("if-none-match", "\"stale\"")]).await;
+    assert_eq!(status, 200);
+    assert!(text(&body).contains("notes/liquidity-risk [en]"));
+
+    let (status, _, _) = get(&base, &format!("/{ASSET}"), &[("if-none-match", "*")]).await;
+    assert_eq!(status, 304);
+}
+
+#[tokio::test]
+async fn hashed_assets_are_immutable_and_the_rest_revalidates() {
+    let root = fixture();
+    let base = start(&dist(&root), false).await;
+
+    let (status, headers, _) = get(&base, &format!("/{ASSET}"), &[("accept-encoding", "gzip")]).await;
+    assert_eq!(status, 200);
+    assert_eq!(header(&headers, "cache-control"), "public, max-age=31536000, immutable");
+    assert_eq!(header(&headers, "content-type"), "text/javascript");
+
+    for (path, content_type) in [
+        ("/", "text/html; charset=utf-8"),
+        ("/zh/about", "text/html; charset=utf-8"),
+        ("/assets/manifest.json", "application/json"),
+        ("/locales/zh/translation.json", "application/json"),
+        ("/images/photo.png", "image/png"),
+    ] {
+        let (status, headers, _) = get(&base, path, &[]).await;
+        assert_eq!(status, 200, "{path}");
+        assert_eq!(header(&headers, "cache-control"), "no-cache", "{path}");
+        assert_eq!(header(&headers, "content-type"), content_type, "{path}");
+        assert!(!header(&headers, "etag").is_empty(), "{path}");
+    }
+    let (_, headers, _) = get(&base, "/sitemap.xml", &[]).await;
+    assert!(header(&headers, "content-type").contains("xml"));
+}
+
+#[tokio::test]
+async fn unprefixed_pages_answer_in_the_visitors_language() {
+    let root = fixture();
+    let base = start(&dist(&root), false).await;
+
+    let cases: &[(&[(&str, &str)], &str, &str)] = &[
+        (&[], "en", "en"),
+        (&[("accept-language", "zh-TW,zh;q=0.9,en;q=0.8")], "zh", "zh-Hant"),
+        (&[("accept-language", "zh-Hant")], "zh", "zh-Hant"),
+        (&[("accept-language", "zh")], "zh", "zh-Hant"),
+        (&[("accept-language", "ja-JP")], "ja", "ja"),
+        (&[("accept-language", "fr-FR, de")], "en", "en"),
+        (&[("accept-language", "en;q=0.3, ja;q=0.5, zh-TW;q=0.9")], "zh", "zh-Hant"),
+        (&[("accept-language", "ja;q=0, en")], "en", "en"),
+        // The cookie (the visitor's own choice) beats the browser's list.
+        (&[("cookie", "theme=dark; selectedLanguage=ja"), ("accept-language", "zh-TW")], "ja", "ja"),
+        (&[("cookie", "selectedLanguage=en"), ("accept-language", "zh-TW")], "en", "en"),
+        (&[("cookie", "selectedLanguage=zh")], "zh", "zh-Hant"),
+        (&[("cookie", "selectedLanguage=klingon"), ("accept-language", "ja")], "ja", "ja"),
+    ];
+    for path in ["/", "/about", "/about/", "/notes/liquidity-risk"] {
+        for (headers, lang, tag) in cases {
+            let (status, response, body) = get(&base, path, headers).await;
+            assert_eq!(status, 200, "{path} {headers:?}");
+            assert!(text(&body).contains(&format!("[{lang}]</h1>")), "{path} {headers:?}: {}", text(&body));
+            assert_eq!(header(&response, "content-language"), *tag, "{path} {headers:?}");
+            let vary = header(&response, "vary");
+            for name in ["Cookie", "Accept-Language", "Accept-Encoding"] {
+                assert!(vary.contains(name), "{path}: Vary {vary:?} lacks {name}");
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn prefixed_pages_are_their_language_whatever_the_visitor_prefers() {
+    let root = fixture();
+    let base = start(&dist(&root), false).await;
+    let prefer_ja = [("cookie", "selectedLanguage=ja"), ("accept-language", "ja")];
+    for (path, lang, tag, what) in [
+        ("/zh/", "zh", "zh-Hant", "home"),
+        ("/zh", "zh", "zh-Hant", "home"),
+        ("/zh/about", "zh", "zh-Hant", "about"),
+        ("/zh/notes/liquidity-risk/", "zh", "zh-Hant", "notes/liquidity-risk"),
+        ("/ja/my-web-project", "ja", "ja", "my-web-project"),
+        ("/ja/index.html", "ja", "ja", "home"),
+    ] {
+        let extra: &[(&str, &str)] = if lang == "zh" { &prefer_ja } else { &[("accept-language", "zh")] };
+        let (status, headers, body) = get(&base, path, extra).await;
+        assert_eq!(status, 200, "{path}");
+        assert!(text(&body).contains(&format!("{what} [{lang}]")), "{path}: {}", text(&body));
+        assert_eq!(header(&headers, "content-language"), tag, "{path}");
+        assert!(!header(&headers, "vary").contains("Cookie"), "{path}: a prefixed page does not vary by cookie");
+    }
+}
+
+#[tokio::test]
+async fn unknown_notes_and_projects_get_the_translated_404_page() {
+    let root = fixture();
+    let base = start(&dist(&root), false).await;
+    for (path, headers, expected, tag) in [
+        ("/notes/no-such-note", vec![], "note not found [en]", "en"),
+        ("/notes/no-such-note", vec![("accept-language", "ja-JP")], "note not found [ja]", "ja"),
+        ("/notes/a/b/c", vec![("cookie", "selectedLanguage=zh")], "note not found [zh]", "zh-Hant"),
+        ("/zh/notes/no-such-note", vec![], "note not found [zh]", "zh-Hant"),
+        ("/ja/notes/x/", vec![("accept-language", "zh")], "note not found [ja]", "ja"),
+        ("/my-web-project/nope", vec![], "project not found [en]", "en"),
+        ("/zh/my-web-project/nope", vec![], "project not found [zh]", "zh-Hant"),
+        ("/ja/my-web-project/nope", vec![], "project not found [ja]", "ja"),
+    ] {
+        let (status, response, body) = get(&base, path, &headers).await;
+        assert_eq!(status, 404, "{path}");
+        assert!(text(&body).contains(expected), "{path} {headers:?}: {}", text(&body));
+        assert_eq!(header(&response, "content-type"), "text/html; charset=utf-8");
+        assert_eq!(header(&response, "content-language"), tag, "{path}");
+        assert_eq!(header(&response, "etag"), "", "a 404 has no validator");
+    }
+    // The 404 page is precompressed like any page.
+    let (status, headers, _) = get(&base, "/zh/notes/x", &[("accept-encoding", "br")]).await;
+    assert_eq!(status, 404);
+    assert_eq!(header(&headers, "content-encoding"), "br");
+}
+
+#[tokio::test]
+async fn unknown_page_paths_redirect_home_in_their_language() {
+    let root = fixture();
+    let base = start(&dist(&root), false).await;
+    for (path, target) in [
+        ("/no-such-page", "/"),
+        ("/valuation-models/xyz/", "/"),
+        ("/en/about", "/"),
+        ("/apis", "/"),
+        ("/zh/no-such-page", "/zh/"),
+        ("/zh/a/b", "/zh/"),
+        ("/ja/no-such-page?x=1", "/ja/"),
+    ] {
+        let (status, headers, _) = get(&base, path, &[("accept-language", "ja")]).await;
+        assert!(status == 302 || status == 307, "{path}: {status}");
+        assert_eq!(header(&headers, "location"), target, "{path}");
+        assert!(!header(&headers, "content-security-policy").is_empty(), "{path}");
+    }
+}
+
+#[tokio::test]
+async fn unknown_api_assets_locales_and_files_are_404_not_redirects() {
+    let root = fixture();
+    let base = start(&dist(&root), false).await;
+    for path in [
+        "/api/no-such-endpoint",
+        "/api/",
+        "/assets/entry-MISSING1.js",
+        "/assets/",
+        "/assets",
+        "/locales/fr/translation.json",
+        "/locales/zh/",
+        "/images/missing.svg",
+        "/favicon.ico",
+        "/zh/assets/x.js",
+        "/__dev/reload.js",
+        "/__dev/events",
+    ] {
+        let (status, headers, body) = get(&base, path, &[]).await;
+        assert_eq!(status, 404, "{path}");
+        assert_eq!(header(&headers, "location"), "", "{path}");
+        assert!(!text(&body).contains("<html"), "{path} must not be an HTML page");
+    }
+    // The API answers its own routes.
+    let (status, headers, body) = get(&base, "/api/hello", &[]).await;
+    assert_eq!(status, 200);
+    assert!(header(&headers, "content-type").starts_with("application/json"));
+    assert_eq!(text(&body), r#"{"hello":"api"}"#);
+}
+
+#[tokio::test]
+async fn path_traversal_never_reaches_outside_dist() {
+    let root = fixture();
+    let base = start(&dist(&root), false).await;
+    for target in [
+        "/../secret.txt",
+        "/%2e%2e/secret.txt",
+        "/%2E%2E/%2E%2E/secret.txt",
+        "/assets/..%2f..%2fsecret.txt",
+        "/zh/../../secret.txt",
+        "/assets/%2e%2e%5csecret.txt",
+        "/./index.html",
+    ] {
+        let (status, response) = raw_get(&base, target).await;
+        assert!(status == 400 || status == 404, "{target}: {status}");
+        assert!(!response.contains("TOP SECRET"), "{target}");
+    }
+}
+
+#[tokio::test]
+async fn security_headers_on_pages_files_errors_and_api() {
+    let root = fixture();
+    let base = start(&dist(&root), false).await;
+    for path in ["/", "/zh/about", &format!("/{ASSET}"), "/notes/nope", "/nope.txt", "/api/hello", "/api/nope"] {
+        let (_, headers, _) = get(&base, path, &[]).await;
+        let csp = header(&headers, "content-security-policy");
+        assert!(csp.contains(&format!("script-src 'self' '{SCRIPT_HASH}'")), "{path}: {csp}");
+        assert!(!csp.contains("unsafe-inline"), "{path}: {csp}");
+        for directive in ["default-src 'self'", "object-src 'none'", "base-uri 'self'", "frame-ancestors 'none'", "connect-src 'self'"] {
+            assert!(csp.contains(directive), "{path}: {csp} lacks {directive}");
+        }
+        assert_eq!(header(&headers, "x-content-type-options"), "nosniff", "{path}");
+        assert_eq!(header(&headers, "referrer-policy"), "strict-origin-when-cross-origin", "{path}");
+        assert_eq!(header(&headers, "x-frame-options"), "DENY", "{path}");
+        assert_eq!(header(&headers, "strict-transport-security"), "", "{path}: plain http");
+    }
+    // A response that set its own policy keeps it.
+    let (_, headers, _) = get(&base, "/api/docs", &[]).await;
+    assert_eq!(header(&headers, "content-security-policy"), "default-src 'self' 'unsafe-inline'");
+    assert_eq!(header(&headers, "x-content-type-options"), "nosniff");
+}
+
+#[tokio::test]
+async fn head_and_other_methods() {
+    let root = fixture();
+    let base = start(&dist(&root), false).await;
+    let (_, _, full) = get(&base, "/about", &[("accept-encoding", "gzip")]).await;
+    let response = client().head(format!("{base}/about")).header("accept-encoding", "gzip").send().await.unwrap();
+    assert_eq!(response.status(), 200);
+    assert_eq!(header(response.headers(), "content-length"), full.len().to_string());
+    assert_eq!(header(response.headers(), "content-encoding"), "gzip");
+    assert!(response.bytes().await.unwrap().is_empty());
+
+    let response = client().post(format!("{base}/about")).send().await.unwrap();
+    assert_eq!(response.status(), 405);
+    assert_eq!(header(response.headers(), "allow"), "GET, HEAD");
+}
+
+#[tokio::test]
+async fn an_unbuilt_dist_is_an_error_that_says_what_to_do() {
+    let root = tempfile::tempdir().unwrap();
+    let error = site_endpoint(SiteOptions { dist_dir: root.path().join("dist"), dev: false }, tiny_api())
+        .err()
+        .expect("no _site.json must be an error");
+    assert!(error.to_string().contains("dist/ is not built: run `make build`"), "{error}");
+}
+
+/// Reads server-sent events until one named `event` arrives; returns its data.
+async fn next_event(response: &mut reqwest::Response, buffer: &mut String, event: &str) -> String {
+    let wanted = format!("event: {event}\ndata: ");
+    loop {
+        if let Some(start) = buffer.find(&wanted) {
+            let rest = &buffer[start + wanted.len()..];
+            if let Some(end) = rest.find("\n\n") {
+                let data = rest[..end].to_string();
+                buffer.drain(..start + wanted.len() + end + 2);
+                return data;
+            }
+        }
+        let chunk = tokio::time::timeout(Duration::from_secs(10), response.chunk())
+            .await
+            .unwrap_or_else(|_| panic!("no `{event}` event within 10s; got {buffer:?}"))
+            .unwrap()
+            .expect("event stream ended");
+        buffer.push_str(&text(&chunk));
+    }
+}
+
+#[tokio::test]
+async fn dev_mode_reloads_dist_and_tells_open_pages() {
+    let root = fixture();
+    let dist_dir = dist(&root);
+    let base = start(&dist_dir, true).await;
+
+    let (status, headers, body) = get(&base, "/__dev/reload.js", &[]).await;
+    assert_eq!(status, 200);
+    assert_eq!(header(&headers, "content-type"), "text/javascript");
+    assert!(text(&body).contains("new EventSource('/__dev/events')"));
+    assert!(text(&body).contains("location.reload()"));
+
+    let mut events = client().get(format!("{base}/__dev/events")).send().await.unwrap();
+    assert_eq!(events.status(), 200);
+    assert_eq!(header(events.headers(), "content-type"), "text/event-stream");
+    let mut buffer = String::new();
+    let first_build = next_event(&mut events, &mut buffer, "hello").await;
+
+    // A rebuild rewrites a page (and its siblings).
+    write(&dist_dir, "about/index.html", page("en", "rebuilt about").as_bytes(), true);
+    let new_build = next_event(&mut events, &mut buffer, "reload").await;
+    assert_ne!(new_build, first_build);
+
+    let (status, _, body) = get(&base, "/about", &[]).await;
+    assert_eq!(status, 200);
+    assert!(text(&body).contains("rebuilt about [en]"), "{}", text(&body));
+    let (_, _, body) = get(&base, "/about", &[("accept-encoding", "br")]).await;
+    let mut decoded = Vec::new();
+    brotli::Decompressor::new(&body[..], 4096).read_to_end(&mut decoded).unwrap();
+    assert!(text(&decoded).contains("rebuilt about [en]"));
+
+    // A new page appears too, and a reconnecting page learns the new build.
+    write(&dist_dir, "tools/index.html", page("en", "tools").as_bytes(), true);
+    next_event(&mut events, &mut buffer, "reload").await;
+    let (status, _, body) = get(&base, "/tools", &[]).await;
+    assert_eq!(status, 200);
+    assert!(text(&body).contains("tools [en]"));
+    let mut again = client().get(format!("{base}/__dev/events")).send().await.unwrap();
+    let hello = next_event(&mut again, &mut String::new(), "hello").await;
+    assert_ne!(hello, first_build);
+}
