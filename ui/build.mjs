@@ -1,0 +1,193 @@
+// Builds the UI: the browser bundle (code-split, content-hashed) and its manifest in dist/assets/,
+// the inline head script, one site CSS, and the Node bundle the generator uses for SSR.
+import * as esbuild from 'esbuild';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const uiDir = path.dirname(fileURLToPath(import.meta.url));
+const repoDir = path.dirname(uiDir);
+const srcDir = path.join(uiDir, 'src');
+const islandsDir = path.join(srcDir, 'islands');
+const stylesDir = path.join(srcDir, 'styles');
+const distDir = process.env.DIST_DIR ? path.resolve(process.env.DIST_DIR) : path.join(repoDir, 'dist');
+const assetsDir = path.join(distDir, 'assets');
+const ssrDir = path.join(uiDir, '.ssr');
+const publicPath = '/assets';
+
+const shared = {
+  bundle: true,
+  minify: true,
+  target: 'es2020',
+  jsx: 'automatic',
+  legalComments: 'none',
+  define: { 'process.env.NODE_ENV': '"production"' },
+  logLevel: 'warning',
+};
+
+/** Island name -> absolute file, from the files themselves, so nobody edits a shared list. */
+async function findIslands() {
+  const files = (await readdir(islandsDir)).filter((f) => /^[A-Z][A-Za-z0-9]*\.tsx$/.test(f)).sort();
+  return files.map((f) => ({ name: f.slice(0, -4), file: path.join(islandsDir, f) }));
+}
+
+function islandRegistryPlugin(islands, side) {
+  return {
+    name: 'island-registry',
+    setup(build) {
+      build.onResolve({ filter: /^virtual:islands$/ }, () => ({ path: 'islands', namespace: 'island-registry' }));
+      build.onLoad({ filter: /.*/, namespace: 'island-registry' }, () => {
+        const lines =
+          side === 'client'
+            ? [
+                'export const components = {};',
+                'export const loaders = {',
+                ...islands.map((i) => `  ${i.name}: () => import(${JSON.stringify(i.file)}),`),
+                '};',
+              ]
+            : [
+                ...islands.map((i, n) => `import I${n} from ${JSON.stringify(i.file)};`),
+                'export const loaders = {};',
+                `export const components = { ${islands.map((i, n) => `${i.name}: I${n}`).join(', ')} };`,
+              ];
+        return { contents: lines.join('\n'), loader: 'js', resolveDir: srcDir };
+      });
+    },
+  };
+}
+
+/** All of src/styles/*.css in file-name order, as one stylesheet. */
+function stylesPlugin(cssFiles) {
+  return {
+    name: 'site-styles',
+    setup(build) {
+      build.onResolve({ filter: /^virtual:styles$/ }, () => ({ path: 'styles', namespace: 'site-styles' }));
+      build.onLoad({ filter: /.*/, namespace: 'site-styles' }, () => ({
+        contents: cssFiles.map((f) => `@import ${JSON.stringify(f)};`).join('\n'),
+        loader: 'css',
+        resolveDir: stylesDir,
+      }));
+    },
+  };
+}
+
+const toUrl = (outPath) => `${publicPath}/${path.relative(assetsDir, path.resolve(uiDir, outPath)).split(path.sep).join('/')}`;
+
+/** The chunk files an output needs: itself and everything it imports statically, transitively. */
+function staticClosure(metafile, outPath) {
+  const seen = new Set();
+  const visit = (p) => {
+    if (seen.has(p)) return;
+    seen.add(p);
+    for (const imp of metafile.outputs[p]?.imports ?? []) {
+      if (imp.kind === 'import-statement' && !imp.external) visit(imp.path);
+    }
+  };
+  visit(outPath);
+  return [...seen];
+}
+
+async function buildClient(islands) {
+  const result = await esbuild.build({
+    ...shared,
+    absWorkingDir: uiDir,
+    entryPoints: [
+      { in: path.join(srcDir, 'entry.tsx'), out: 'entry' },
+      ...islands.map((i) => ({ in: i.file, out: i.name })),
+    ],
+    outdir: assetsDir,
+    format: 'esm',
+    splitting: true,
+    platform: 'browser',
+    entryNames: '[name]-[hash]',
+    chunkNames: 'chunk-[hash]',
+    assetNames: '[name]-[hash]',
+    loader: { '.svg': 'file', '.png': 'file', '.woff2': 'file' },
+    metafile: true,
+    plugins: [islandRegistryPlugin(islands, 'client')],
+  });
+  const { metafile } = result;
+  const byEntry = new Map();
+  for (const [out, info] of Object.entries(metafile.outputs)) {
+    if (info.entryPoint) byEntry.set(path.resolve(uiDir, info.entryPoint), out);
+  }
+  const entryOut = byEntry.get(path.join(srcDir, 'entry.tsx'));
+  const islandChunks = {};
+  for (const island of islands) {
+    const out = byEntry.get(island.file);
+    if (!out) throw new Error(`esbuild produced no chunk for island ${island.name}`);
+    islandChunks[island.name] = staticClosure(metafile, out).map(toUrl);
+  }
+  return { entry: toUrl(entryOut), islands: islandChunks, outputs: Object.keys(metafile.outputs) };
+}
+
+async function buildCss() {
+  const cssFiles = (await readdir(stylesDir)).filter((f) => f.endsWith('.css')).sort();
+  const result = await esbuild.build({
+    ...shared,
+    absWorkingDir: uiDir,
+    entryPoints: [{ in: 'virtual:styles', out: 'entry' }],
+    outdir: assetsDir,
+    entryNames: '[name]-[hash]',
+    assetNames: '[name]-[hash]',
+    loader: { '.svg': 'file', '.png': 'file', '.woff2': 'file' },
+    metafile: true,
+    plugins: [stylesPlugin(cssFiles.map((f) => path.join(stylesDir, f)))],
+  });
+  const outputs = Object.keys(result.metafile.outputs);
+  return { css: outputs.filter((o) => o.endsWith('.css')).map(toUrl), outputs };
+}
+
+async function buildHeadScript() {
+  const result = await esbuild.build({
+    ...shared,
+    absWorkingDir: uiDir,
+    entryPoints: [path.join(srcDir, 'head', 'head.ts')],
+    format: 'iife',
+    write: false,
+  });
+  return result.outputFiles[0].text.trim();
+}
+
+async function buildSsr(islands) {
+  await esbuild.build({
+    ...shared,
+    minify: false,
+    absWorkingDir: uiDir,
+    entryPoints: [path.join(srcDir, 'ssr.tsx')],
+    outfile: path.join(ssrDir, 'render.mjs'),
+    platform: 'node',
+    format: 'esm',
+    target: 'node18',
+    // React's CommonJS builds require Node built-ins; an ES module has no `require` of its own.
+    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+    plugins: [islandRegistryPlugin(islands, 'server')],
+  });
+}
+
+/** Removes what an earlier build of ours left in dist/assets; the generator's files stay. */
+async function removeStale(keep) {
+  for (const name of await readdir(assetsDir)) {
+    const base = name.replace(/\.(gz|br)$/, '');
+    if (base.startsWith('search-index-') || keep.has(base)) continue;
+    await rm(path.join(assetsDir, name), { force: true, recursive: true });
+  }
+}
+
+async function main() {
+  const islands = await findIslands();
+  await mkdir(assetsDir, { recursive: true });
+  const [client, styles, headScript] = await Promise.all([buildClient(islands), buildCss(), buildHeadScript()]);
+  await buildSsr(islands);
+  const manifest = { entry: client.entry, css: styles.css, headScript, islands: client.islands };
+  await writeFile(path.join(assetsDir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
+  const keep = new Set(['manifest.json', ...[...client.outputs, ...styles.outputs].map((o) => path.basename(o))]);
+  await removeStale(keep);
+  console.log(`ui: ${islands.length} islands (${islands.map((i) => i.name).join(', ')}) -> ${path.relative(repoDir, assetsDir)}`);
+}
+
+main().catch((err) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});

@@ -1,0 +1,63 @@
+// A modal dialog on the native <dialog>: the browser keeps focus inside and makes the page inert;
+// Escape closes it; focus goes back where it was.
+import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+
+export interface ModalProps {
+  open: boolean;
+  title: ReactNode;
+  children?: ReactNode;
+  /** Called on the close button, Escape, and any other way the dialog closes. */
+  onClose: () => void;
+  /** Extra buttons beside the close button (e.g. a confirm button). */
+  actions?: ReactNode;
+  closeLabel?: string;
+  className?: string;
+}
+
+export function Modal({ open, title, children, onClose, actions, closeLabel, className }: ModalProps) {
+  const { t } = useTranslation();
+  const ref = useRef<HTMLDialogElement>(null);
+  const returnFocus = useRef<Element | null>(null);
+  const onCloseRef = useRef(onClose);
+  onCloseRef.current = onClose;
+  const titleId = useId();
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) {
+      returnFocus.current = document.activeElement;
+      dialog.showModal();
+    } else if (!open && dialog.open) {
+      dialog.close();
+    }
+  }, [open]);
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    const handleClose = () => {
+      const target = returnFocus.current;
+      if (target instanceof HTMLElement && target.isConnected) target.focus();
+      onCloseRef.current();
+    };
+    dialog.addEventListener('close', handleClose);
+    return () => dialog.removeEventListener('close', handleClose);
+  }, []);
+
+  return (
+    <dialog ref={ref} className={`modal${className ? ` ${className}` : ''}`} aria-labelledby={titleId}>
+      <h2 className="modal-title" id={titleId}>
+        {title}
+      </h2>
+      <div className="modal-body">{children}</div>
+      <div className="modal-actions">
+        {actions}
+        <button type="button" className="button button-primary" onClick={() => ref.current?.close()}>
+          {closeLabel ?? t('modal.close', 'Close')}
+        </button>
+      </div>
+    </dialog>
+  );
+}

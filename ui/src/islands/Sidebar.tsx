@@ -1,0 +1,150 @@
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Icon } from '../components/Icon';
+import { announceUnderDevelopment } from '../components/siteActions';
+import { isLang, localizedPath, splitLanguagePrefix, DEFAULT_LANGUAGE, type Lang } from '../lib/languages';
+import { MOBILE_QUERY } from '../lib/media';
+import { readExpandedMenus, setExpandedMenus, useDarkMode, useExpandedMenus } from '../lib/preferences';
+
+export interface MenuItem {
+  /** A key of sidebar.json. */
+  titleKey: string;
+  /** Already localised. */
+  link: string;
+  icon: string;
+  subMenu?: MenuItem[];
+}
+
+export interface SidebarProps {
+  route: string;
+  lang: string;
+  menu: MenuItem[];
+}
+
+/** On mobile a tapped item collapses the menu again after this long (SPEC section 9). */
+const MOBILE_COLLAPSE_MS = 500;
+
+function isCurrent(item: MenuItem, route: string): boolean {
+  const itemRoute = splitLanguagePrefix(item.link).route;
+  if (itemRoute === '/') return route === '/';
+  return route === itemRoute || route.startsWith(`${itemRoute}/`);
+}
+
+export default function Sidebar({ route, lang: langProp, menu }: SidebarProps) {
+  const { t } = useTranslation();
+  const lang: Lang = isLang(langProp) ? langProp : DEFAULT_LANGUAGE;
+  const expanded = useExpandedMenus();
+  const [darkMode, toggleDarkMode] = useDarkMode();
+  // Collapsed at 768px or less by CSS; hovering expands it unless it was just collapsed on purpose.
+  const [held, setHeld] = useState(false);
+  const timer = useRef<number | undefined>(undefined);
+
+  useEffect(() => {
+    const onCollapse = () => {
+      setExpandedMenus([]);
+      setHeld(true);
+    };
+    window.addEventListener('collapse-sidebar', onCollapse);
+    return () => {
+      window.removeEventListener('collapse-sidebar', onCollapse);
+      window.clearTimeout(timer.current);
+    };
+  }, []);
+
+  const onItemClick = () => {
+    if (!window.matchMedia(MOBILE_QUERY).matches) return;
+    window.clearTimeout(timer.current);
+    timer.current = window.setTimeout(() => setHeld(true), MOBILE_COLLAPSE_MS);
+  };
+
+  const toggleSubMenu = (key: string) => {
+    const current = readExpandedMenus();
+    setExpandedMenus(current.includes(key) ? current.filter((k) => k !== key) : [...current, key]);
+  };
+
+  const renderItems = (items: MenuItem[], depth: number) => (
+    <ul className={depth === 0 ? 'sidebar-menu' : 'sidebar-submenu'}>
+      {items.map((item) => {
+        const current = isCurrent(item, route);
+        const open = expanded.includes(item.titleKey);
+        const subId = `sidebar-sub-${item.titleKey}`;
+        return (
+          <li key={item.titleKey} className={`sidebar-item${current ? ' is-active' : ''}`}>
+            <a
+              className="sidebar-link"
+              href={item.link}
+              aria-current={current && splitLanguagePrefix(item.link).route === route ? 'page' : undefined}
+              onClick={onItemClick}
+            >
+              <Icon name={item.icon} />
+              <span className="sidebar-label">{t(item.titleKey, { ns: 'sidebar', defaultValue: item.titleKey })}</span>
+            </a>
+            {item.subMenu && item.subMenu.length > 0 && (
+              <>
+                <button
+                  type="button"
+                  className="sidebar-expand icon-button"
+                  aria-expanded={open}
+                  aria-controls={subId}
+                  aria-label={t(open ? 'sidebarTips.collapse' : 'sidebarTips.expand', open ? '收合' : '展開')}
+                  onClick={() => toggleSubMenu(item.titleKey)}
+                >
+                  <Icon name="chevron" />
+                </button>
+                <div id={subId} className="sidebar-subwrap" hidden={!open}>
+                  {renderItems(item.subMenu, depth + 1)}
+                </div>
+              </>
+            )}
+          </li>
+        );
+      })}
+    </ul>
+  );
+
+  const tip = (key: string, fallback: string) => t(`sidebarTips.${key}`, fallback);
+
+  return (
+    <aside
+      className={`sidebar${held ? ' is-held' : ''}`}
+      aria-label={t('navLabel', { ns: 'sidebar', defaultValue: 'Site menu' })}
+      onMouseLeave={() => setHeld(false)}
+    >
+      <nav className="sidebar-nav">{renderItems(menu, 0)}</nav>
+      <div className="sidebar-footer">
+        <button
+          type="button"
+          className="icon-button needs-js"
+          title={tip('darkMode', '切換深色模式')}
+          aria-label={tip('darkMode', '切換深色模式')}
+          aria-pressed={darkMode}
+          onClick={toggleDarkMode}
+        >
+          <Icon name="moon" className="when-light" />
+          <Icon name="sun" className="when-dark" />
+        </button>
+        <a className="icon-button" href={localizedPath('/search', lang)} title={tip('search', '搜尋')} aria-label={tip('search', '搜尋')}>
+          <Icon name="search" />
+        </a>
+        <button
+          type="button"
+          className="icon-button needs-js"
+          title={tip('documentation', '文件')}
+          aria-label={tip('documentation', '文件')}
+          onClick={() => announceUnderDevelopment(t)}
+        >
+          <Icon name="book" />
+        </button>
+        <button
+          type="button"
+          className="icon-button needs-js"
+          title={tip('settings', '設定')}
+          aria-label={tip('settings', '設定')}
+          onClick={() => announceUnderDevelopment(t)}
+        >
+          <Icon name="settings" />
+        </button>
+      </div>
+    </aside>
+  );
+}

@@ -1,0 +1,206 @@
+import { useEffect, useRef, useState, type SyntheticEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Icon } from '../components/Icon';
+import { Modal } from '../components/Modal';
+import { announceUnderDevelopment, collapseSidebar } from '../components/siteActions';
+import { isLang, localizedPath, DEFAULT_LANGUAGE, type Lang } from '../lib/languages';
+import { setActiveTopBarButton, setSelectedLanguage, useDarkMode } from '../lib/preferences';
+import { activeSection, TOP_BAR_SECTIONS } from '../lib/sections';
+import { logout, refreshLoginStatus, useLoggedIn } from '../lib/session';
+
+export interface TopBarProps {
+  /** English route of the page, e.g. `/valuation-models/dcf`. */
+  route: string;
+  lang: string;
+  /** This page in each language. */
+  languages: { code: string; href: string }[];
+}
+
+type Menu = 'language' | 'tools';
+
+/** Home button: collapse now, and again once the navigation's own effects have settled. */
+const HOME_RECOLLAPSE_MS = 50;
+
+export default function TopBar({ route, lang: langProp, languages }: TopBarProps) {
+  const { t } = useTranslation();
+  const lang: Lang = isLang(langProp) ? langProp : DEFAULT_LANGUAGE;
+  const loggedIn = useLoggedIn();
+  const [darkMode, toggleDarkMode] = useDarkMode();
+  const [openMenu, setOpenMenu] = useState<Menu | null>(null);
+  const [loggedOutNotice, setLoggedOutNotice] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const bar = useRef<HTMLElement>(null);
+  const active = activeSection(route);
+
+  // Every page load is a path change in a site of prerendered pages; a page restored from the
+  // back/forward cache is one too.
+  useEffect(() => {
+    refreshLoginStatus();
+    const onPageShow = (event: PageTransitionEvent) => {
+      if (event.persisted) refreshLoginStatus();
+    };
+    window.addEventListener('pageshow', onPageShow);
+    return () => window.removeEventListener('pageshow', onPageShow);
+  }, [route]);
+
+  useEffect(() => {
+    if (!openMenu) return;
+    const onPointer = (event: PointerEvent) => {
+      if (!bar.current?.contains(event.target as Node)) setOpenMenu(null);
+    };
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      const summary = bar.current?.querySelector<HTMLElement>(`[data-menu="${openMenu}"] > summary`);
+      setOpenMenu(null);
+      summary?.focus();
+    };
+    document.addEventListener('pointerdown', onPointer);
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('pointerdown', onPointer);
+      document.removeEventListener('keydown', onKey);
+    };
+  }, [openMenu]);
+
+  // The two dropdowns are mutually exclusive: opening one closes the other.
+  const onToggle = (menu: Menu) => (event: SyntheticEvent<HTMLDetailsElement>) => {
+    const isOpen = event.currentTarget.open;
+    setOpenMenu((current) => (isOpen ? menu : current === menu ? null : current));
+  };
+
+  const onHome = () => {
+    setActiveTopBarButton('home');
+    collapseSidebar();
+    window.setTimeout(collapseSidebar, HOME_RECOLLAPSE_MS);
+  };
+
+  const onLogout = async () => {
+    setBusy(true);
+    await logout();
+    setBusy(false);
+    setLoggedOutNotice(true);
+  };
+
+  const chooseLanguage = (code: string) => {
+    if (isLang(code)) setSelectedLanguage(code);
+  };
+
+  const languageLinks = (className: string) => (
+    <ul className={className}>
+      {languages.map((l) => (
+        <li key={l.code}>
+          <a
+            className={`lang-link${l.code === lang ? ' is-active' : ''}`}
+            href={l.href}
+            hrefLang={l.code === 'zh' ? 'zh-Hant' : l.code}
+            aria-current={l.code === lang ? 'true' : undefined}
+            onClick={() => chooseLanguage(l.code)}
+          >
+            {t(`languages.${l.code}`, l.code)}
+          </a>
+        </li>
+      ))}
+    </ul>
+  );
+
+  return (
+    <header className="topbar" ref={bar}>
+      <nav className="topbar-nav" aria-label={t('topbar.navLabel', 'Sections')}>
+        <ul>
+          {TOP_BAR_SECTIONS.map((section) => (
+            <li key={section.key}>
+              <a
+                className={`topbar-link${section.key === 'home' ? ' topbar-home' : ''}${active === section.key ? ' is-active' : ''}`}
+                href={localizedPath(section.route, lang)}
+                aria-current={active === section.key ? 'page' : undefined}
+                onClick={section.key === 'home' ? onHome : () => setActiveTopBarButton(section.key)}
+              >
+                {section.key === 'home' && <Icon name="home" />}
+                <span>{t(`topbar.${section.key}`, section.key)}</span>
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <div className="topbar-actions">
+        {languageLinks('lang-buttons')}
+        <details
+          className="dropdown lang-dropdown"
+          data-menu="language"
+          name="topbar-menu"
+          open={openMenu === 'language'}
+          onToggle={onToggle('language')}
+        >
+          <summary className="icon-button" aria-label={t('topbar.language', 'Language')}>
+            <Icon name="language" />
+            <span className="summary-text">{t(`languages.${lang}`, lang)}</span>
+          </summary>
+          <div className="dropdown-panel">{languageLinks('dropdown-list')}</div>
+        </details>
+        <details
+          className="dropdown tools-dropdown"
+          data-menu="tools"
+          name="topbar-menu"
+          open={openMenu === 'tools'}
+          onToggle={onToggle('tools')}
+        >
+          <summary className="icon-button" aria-label={t('topbar.toolsMenu', 'More')}>
+            <Icon name="more" />
+          </summary>
+          <div className="dropdown-panel">
+            <ul className="dropdown-list">
+              <li className="needs-js">
+                <button type="button" className="menu-item" aria-pressed={darkMode} onClick={toggleDarkMode}>
+                  <Icon name="moon" className="when-light" />
+                  <Icon name="sun" className="when-dark" />
+                  <span>{t('common.darkMode', 'Dark mode')}</span>
+                </button>
+              </li>
+              <li>
+                <a className="menu-item" href={localizedPath('/search', lang)}>
+                  <Icon name="search" />
+                  <span>{t('common.search', 'Search')}</span>
+                </a>
+              </li>
+              <li className="needs-js">
+                <button type="button" className="menu-item" onClick={() => announceUnderDevelopment(t)}>
+                  <Icon name="book" />
+                  <span>{t('common.documentation', 'Documentation')}</span>
+                </button>
+              </li>
+              <li className="needs-js">
+                <button type="button" className="menu-item" onClick={() => announceUnderDevelopment(t)}>
+                  <Icon name="settings" />
+                  <span>{t('common.settings', 'Settings')}</span>
+                </button>
+              </li>
+            </ul>
+          </div>
+        </details>
+        {active !== 'login' &&
+          (loggedIn ? (
+            <button type="button" className="button button-quiet member-button" onClick={onLogout} disabled={busy}>
+              <Icon name="logout" />
+              <span>{t('topbar.logout', 'Logout')}</span>
+            </button>
+          ) : (
+            <a
+              className="button button-primary member-button"
+              href={localizedPath('/login', lang)}
+              onClick={() => setActiveTopBarButton('login')}
+            >
+              <Icon name="login" />
+              <span>{t('topbar.memberLogin', 'Member Login')}</span>
+            </a>
+          ))}
+      </div>
+      <Modal
+        open={loggedOutNotice}
+        title={t('modal.hint', 'hint')}
+        onClose={() => window.location.assign(localizedPath('/', lang))}
+      >
+        <p>{t('modal.loggedOut', 'You have logged out.')}</p>
+      </Modal>
+    </header>
+  );
+}

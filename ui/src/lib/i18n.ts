@@ -1,0 +1,25 @@
+// One i18next instance per island language, with its resources given inline, so the server
+// render and the hydration see the same text synchronously.
+import i18next, { type i18n, type Resource } from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import { DEFAULT_LANGUAGE } from './languages';
+
+export const NAMESPACES = ['translation', 'sidebar'] as const;
+export type LocaleBundle = Partial<Record<(typeof NAMESPACES)[number], Record<string, unknown>>>;
+
+export function createI18n(lng: string, bundle: LocaleBundle): i18n {
+  const instance = i18next.createInstance();
+  const resources: Resource = { [lng]: bundle as Resource[string] };
+  instance.use(initReactI18next).init({
+    lng,
+    resources,
+    fallbackLng: DEFAULT_LANGUAGE,
+    ns: [...NAMESPACES],
+    defaultNS: 'translation',
+    interpolation: { escapeValue: false },
+    initAsync: false,
+    returnNull: false,
+    react: { useSuspense: false },
+  });
+  return instance;
+}
