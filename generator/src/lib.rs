@@ -1,7 +1,26 @@
 //! The site generator: `site-config.yaml`, `content/` and `locales/` in, `dist/` out.
 
+pub mod assets;
 pub mod config;
 pub mod content;
+pub mod islands;
 pub mod layout;
+pub mod links;
 pub mod locales;
 pub mod markdown;
+pub mod output;
+pub mod search_index;
+pub mod site;
+pub mod sitemap;
+pub mod templates;
+pub mod views;
+pub mod watch;
+
+/// An error and its causes, one `Reason:` line each, for the owner's terminal.
+pub fn describe_error(error: &anyhow::Error) -> String {
+    let mut text = error.to_string();
+    for cause in error.chain().skip(1) {
+        text.push_str(&format!("\nReason: {cause}"));
+    }
+    text
+}

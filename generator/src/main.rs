@@ -1,1 +1,81 @@
-fn main() {}
+use clap::{Parser, Subcommand};
+use generator::site::{self, BuildOptions};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(about = "Builds the site: content/ + locales/ + templates -> dist/")]
+struct Cli {
+    /// The site's folder (site-config.yaml, content/, locales/, static/).
+    #[arg(long, global = true, default_value = ".")]
+    root: PathBuf,
+    /// Where pages go [default: <root>/dist].
+    #[arg(long, global = true)]
+    out: Option<PathBuf>,
+    /// The Tera templates [default: <root>/generator/templates].
+    #[arg(long, global = true)]
+    templates: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Build every page in every language into dist/.
+    Build {
+        /// Add the live-reload script that `make dev` uses.
+        #[arg(long)]
+        dev: bool,
+    },
+    /// Check content, front matter, Markdown, math and links without writing anything.
+    Check,
+    /// Build, then rebuild on every change.
+    Watch {
+        #[arg(long)]
+        dev: bool,
+    },
+}
+
+fn options(cli: &Cli, dev: bool) -> BuildOptions {
+    let mut options = BuildOptions::for_root(&cli.root);
+    if let Some(out) = &cli.out {
+        options.out = out.clone();
+    }
+    if let Some(templates) = &cli.templates {
+        options.templates = templates.clone();
+    }
+    options.dev = dev;
+    options
+}
+
+fn run(cli: &Cli) -> anyhow::Result<()> {
+    match cli.command {
+        Command::Build { dev } => {
+            let report = site::build(&options(cli, dev))?;
+            for warning in &report.warnings {
+                eprintln!("warning: {warning}");
+            }
+            println!("{}", report.summary());
+        }
+        Command::Check => {
+            let loaded = site::load(&cli.root)?;
+            for warning in &loaded.warnings {
+                eprintln!("warning: {warning}");
+            }
+            println!("Checked {} pages: no errors", loaded.rendered.len());
+        }
+        Command::Watch { dev } => generator::watch::watch(&options(cli, dev))?,
+    }
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(&cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("Error: {}", generator::describe_error(&e));
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,7 +1,7 @@
 //! Markdown to HTML: CommonMark with tables, footnotes, strikethrough, heading ids, math as
 //! MathML and highlighted code; also the page's plain text (for search) and its internal links.
 
-use anyhow::{anyhow, Result};
+use std::fmt;
 use pulldown_cmark::{html, CodeBlockKind, CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 use std::collections::HashSet;
 use std::sync::OnceLock;
@@ -30,6 +30,21 @@ pub struct Rendered {
     pub heading_ids: Vec<String>,
     pub has_code: bool,
 }
+
+/// A problem in a page body, at a 1-based line of the body (the caller knows where the body starts).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MarkdownError {
+    pub line: usize,
+    pub message: String,
+}
+
+impl fmt::Display for MarkdownError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}: {}", self.line, self.message)
+    }
+}
+
+impl std::error::Error for MarkdownError {}
 
 fn syntax_set() -> &'static SyntaxSet {
     static SET: OnceLock<SyntaxSet> = OnceLock::new();
@@ -101,7 +116,7 @@ pub fn localize_link(url: &str, lang: &str, default_language: &str) -> Option<St
     Some(format!("{}{rest}", crate::config::localized_path(path, lang, default_language)))
 }
 
-pub fn render(source: &str, options: &RenderOptions) -> Result<Rendered> {
+pub fn render(source: &str, options: &RenderOptions) -> Result<Rendered, MarkdownError> {
     let parser_options = Options::ENABLE_TABLES
         | Options::ENABLE_FOOTNOTES
         | Options::ENABLE_STRIKETHROUGH
@@ -138,8 +153,9 @@ pub fn render(source: &str, options: &RenderOptions) -> Result<Rendered> {
             }
             Event::InlineMath(ref latex) | Event::DisplayMath(ref latex) => {
                 let display = matches!(event, Event::DisplayMath(_));
-                let mathml = latex_to_mathml(latex, display).map_err(|e| {
-                    anyhow!("line {}: invalid math `{latex}`: {e}", line_of(source, range.start))
+                let mathml = latex_to_mathml(latex, display).map_err(|e| MarkdownError {
+                    line: line_of(source, range.start),
+                    message: format!("invalid math `{latex}`: {e}"),
                 })?;
                 out.text.push_str(latex);
                 out.text.push(' ');
@@ -160,10 +176,10 @@ pub fn render(source: &str, options: &RenderOptions) -> Result<Rendered> {
                     .collect();
                 let id = id.map(|i| i.to_string()).unwrap_or_else(|| slugify(&title));
                 if !seen_ids.insert(id.clone()) {
-                    return Err(anyhow!(
-                        "line {}: heading id `{id}` is used twice on this page",
-                        line_of(source, range.start)
-                    ));
+                    return Err(MarkdownError {
+                        line: line_of(source, range.start),
+                        message: format!("heading id `{id}` is used twice on this page"),
+                    });
                 }
                 out.heading_ids.push(id.clone());
                 events[at] = Event::Start(Tag::Heading { level, id: Some(id.into()), classes, attrs });

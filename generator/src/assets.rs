@@ -1,0 +1,90 @@
+//! What the UI build left in `dist/assets/`: its manifest (entry script, styles, the head script
+//! and each island's chunks).
+
+use anyhow::{Context, Result};
+use base64::Engine;
+use serde::Deserialize;
+use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct Manifest {
+    pub entry: String,
+    #[serde(default)]
+    pub css: Vec<String>,
+    /// Inlined into every page's `<head>` (dark mode and language before first paint).
+    #[serde(rename = "headScript", default)]
+    pub head_script: String,
+    #[serde(default)]
+    pub islands: BTreeMap<String, Vec<String>>,
+}
+
+impl Manifest {
+    /// `dist/assets/manifest.json`, or None when the UI has not been built.
+    pub fn load(out_dir: &Path) -> Result<Option<Self>> {
+        let path = out_dir.join("assets/manifest.json");
+        if !path.exists() {
+            return Ok(None);
+        }
+        let text = std::fs::read_to_string(&path).with_context(|| format!("Failed to read {}", path.display()))?;
+        let manifest = serde_json::from_str(&text)
+            .with_context(|| format!("{} is not a UI manifest (entry, css, headScript, islands)", path.display()))?;
+        Ok(Some(manifest))
+    }
+
+    /// The CSP source that allows exactly the inline head script.
+    pub fn head_script_hash(&self) -> Option<String> {
+        (!self.head_script.is_empty()).then(|| {
+            let digest = Sha256::digest(self.head_script.as_bytes());
+            format!("sha256-{}", base64::engine::general_purpose::STANDARD.encode(digest))
+        })
+    }
+
+    /// `<head>` tags for a page holding `islands`: preload their chunks, then load the entry.
+    pub fn island_scripts(&self, islands: &[String]) -> String {
+        if islands.is_empty() {
+            return String::new();
+        }
+        let mut chunks: Vec<&str> = islands
+            .iter()
+            .filter_map(|name| self.islands.get(name))
+            .flatten()
+            .map(String::as_str)
+            .collect();
+        chunks.sort();
+        chunks.dedup();
+        let mut tags = String::new();
+        for chunk in chunks {
+            tags.push_str(&format!("<link rel=\"modulepreload\" href=\"{chunk}\">"));
+        }
+        tags.push_str(&format!("<script type=\"module\" src=\"{}\"></script>", self.entry));
+        tags
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scripts_name_only_the_pages_islands() {
+        let m = Manifest {
+            entry: "/assets/entry-1.js".into(),
+            css: vec![],
+            head_script: "x()".into(),
+            islands: BTreeMap::from([
+                ("A".to_string(), vec!["/assets/A-1.js".to_string(), "/assets/chunk-1.js".to_string()]),
+                ("B".to_string(), vec!["/assets/B-1.js".to_string(), "/assets/chunk-1.js".to_string()]),
+                ("C".to_string(), vec!["/assets/C-1.js".to_string()]),
+            ]),
+        };
+        let tags = m.island_scripts(&["A".into(), "B".into()]);
+        assert_eq!(tags.matches("chunk-1.js").count(), 1);
+        assert!(tags.contains("A-1.js") && tags.contains("B-1.js") && !tags.contains("C-1.js"));
+        assert!(tags.ends_with("<script type=\"module\" src=\"/assets/entry-1.js\"></script>"));
+        assert_eq!(m.island_scripts(&[]), "");
+        // The CSP hash of `x()`, as a browser computes it.
+        assert_eq!(m.head_script_hash().unwrap(), "sha256-Fbe32jJdsqhKjUR/UaGRIYHjA1RTf/Tv3yVFp7TW3lQ=");
+    }
+}
