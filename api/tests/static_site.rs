@@ -496,3 +496,37 @@ async fn dev_mode_reloads_dist_and_tells_open_pages() {
     let hello = next_event(&mut again, &mut String::new(), "hello").await;
     assert_ne!(hello, first_build);
 }
+
+#[tokio::test]
+async fn dev_mode_follows_a_build_that_recreates_dist() {
+    let root = fixture();
+    let dist_dir = dist(&root);
+    let base = start(&dist_dir, true).await;
+    let mut events = client().get(format!("{base}/__dev/events")).send().await.unwrap();
+    let mut buffer = String::new();
+    next_event(&mut events, &mut buffer, "hello").await;
+
+    // A clean build: dist/ vanishes (the server keeps serving what it has) and comes back.
+    let site_json = std::fs::read(dist_dir.join("_site.json")).unwrap();
+    std::fs::remove_dir_all(&dist_dir).unwrap();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let (status, _, _) = get(&base, "/about", &[]).await;
+    assert_eq!(status, 200, "a half-built dist/ does not take the site down");
+    std::fs::create_dir(&dist_dir).unwrap();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    std::fs::write(dist_dir.join("_site.json"), site_json).unwrap();
+    write(&dist_dir, "index.html", page("en", "fresh home").as_bytes(), true);
+    write(&dist_dir, "about/index.html", page("en", "fresh about").as_bytes(), true);
+
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        next_event(&mut events, &mut buffer, "reload").await;
+        let (status, _, body) = get(&base, "/about", &[]).await;
+        if status == 200 && text(&body).contains("fresh about [en]") {
+            break;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "never served the rebuilt dist/");
+    }
+    let (status, headers, _) = get(&base, "/notes", &[]).await;
+    assert_eq!((status.as_u16(), header(&headers, "location")), (302, "/"), "pages gone from the new build are gone");
+}
