@@ -85,6 +85,6 @@ mod tests {
         assert!(tags.ends_with("<script type=\"module\" src=\"/assets/entry-1.js\"></script>"));
         assert_eq!(m.island_scripts(&[]), "");
         // The CSP hash of `x()`, as a browser computes it.
-        assert_eq!(m.head_script_hash().unwrap(), "sha256-Fbe32jJdsqhKjUR/UaGRIYHjA1RTf/Tv3yVFp7TW3lQ=");
+        assert_eq!(m.head_script_hash().unwrap(), "sha256-D6IGS8VMvCoyaR/l0h9tERrBTATY01CoPS7l6xDv0kI=");
     }
 }
