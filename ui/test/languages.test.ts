@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { languageRedirect, localizedPath, splitLanguagePrefix } from '../src/lib/languages';
+import { activeSection } from '../src/lib/sections';
+
+describe('language prefixes', () => {
+  it('localises English routes', () => {
+    expect(localizedPath('/notes', 'en')).toBe('/notes');
+    expect(localizedPath('/notes', 'zh')).toBe('/zh/notes');
+    expect(localizedPath('/', 'ja')).toBe('/ja/');
+    expect(localizedPath('/', 'en')).toBe('/');
+  });
+
+  it('splits a prefixed path', () => {
+    expect(splitLanguagePrefix('/zh/notes/liquidity-risk')).toEqual({ lang: 'zh', route: '/notes/liquidity-risk' });
+    expect(splitLanguagePrefix('/ja')).toEqual({ lang: 'ja', route: '/' });
+    expect(splitLanguagePrefix('/ja/')).toEqual({ lang: 'ja', route: '/' });
+    expect(splitLanguagePrefix('/zhx')).toEqual({ lang: 'en', route: '/zhx' });
+  });
+});
+
+describe('head script redirect rule', () => {
+  it('sends a visitor to the stored language', () => {
+    expect(languageRedirect('/notes', 'en', 'zh')).toBe('/zh/notes');
+    expect(languageRedirect('/zh/notes', 'zh', 'en')).toBe('/notes');
+    expect(languageRedirect('/zh/', 'zh', 'ja')).toBe('/ja/');
+    expect(languageRedirect('/', 'en', 'ja')).toBe('/ja/');
+    expect(languageRedirect('/ja/valuation-models/dcf', 'ja', 'zh')).toBe('/zh/valuation-models/dcf');
+  });
+
+  it('stays when nothing or something unusable is stored', () => {
+    expect(languageRedirect('/notes', 'en', null)).toBeNull();
+    expect(languageRedirect('/notes', 'en', 'en')).toBeNull();
+    expect(languageRedirect('/notes', 'en', 'fr')).toBeNull();
+    expect(languageRedirect('/notes', null, 'zh')).toBeNull();
+  });
+
+  it('never sends a page to itself', () => {
+    // An unprefixed page the server answered in Chinese while English is stored.
+    expect(languageRedirect('/notes', 'zh', 'en')).toBeNull();
+  });
+});
+
+describe('active top-bar section', () => {
+  it.each([
+    ['/', 'home'],
+    ['/login', 'login'],
+    ['/investment-basics/risk-and-reward', 'investment'],
+    ['/valuation-models/dcf', 'valuation'],
+    ['/equity-research', 'equity'],
+    ['/ma-analysis', 'ma'],
+    ['/tools', 'tools'],
+    ['/about', 'about'],
+    ['/notes', null],
+    ['/valuation-modelsx', null],
+  ])('%s -> %s', (route, section) => {
+    expect(activeSection(route)).toBe(section);
+  });
+});

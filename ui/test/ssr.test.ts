@@ -1,0 +1,90 @@
+// The SSR protocol as the generator uses it: one `node ui/.ssr/render.mjs` over a batch.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const uiDir = path.resolve(__dirname, '..');
+const localesDir = path.resolve(uiDir, '../locales');
+const renderer = path.join(uiDir, '.ssr/render.mjs');
+let distDir = '';
+
+beforeAll(() => {
+  // A real build, into a scratch dist/ so the site's own stays as it is.
+  distDir = mkdtempSync(path.join(os.tmpdir(), 'ui-dist-'));
+  const build = spawnSync(process.execPath, ['build.mjs'], { cwd: uiDir, env: { ...process.env, DIST_DIR: distDir }, encoding: 'utf8' });
+  expect(build.status, build.stderr).toBe(0);
+});
+
+function render(input: unknown) {
+  return spawnSync(process.execPath, [renderer], { input: JSON.stringify(input), encoding: 'utf8' });
+}
+
+const languages = [
+  { code: 'en', href: '/notes' },
+  { code: 'zh', href: '/zh/notes' },
+  { code: 'ja', href: '/ja/notes' },
+];
+
+describe('render.mjs', () => {
+  it('renders every item of a batch in its language', () => {
+    const result = render({
+      localesDir,
+      items: [
+        { key: 'k0', id: 'topbar', island: 'TopBar', props: { route: '/notes', lang: 'zh', languages }, lng: 'zh' },
+        { key: 'k1', id: 'topbar', island: 'TopBar', props: { route: '/login', lang: 'en', languages }, lng: 'en' },
+        {
+          key: 'k2',
+          id: 'sidebar',
+          island: 'Sidebar',
+          props: { route: '/notes', lang: 'ja', menu: [{ titleKey: 'notes', link: '/ja/notes', icon: 'note' }] },
+          lng: 'ja',
+        },
+        { key: 'k3', id: 'profile', island: 'ProfileImage', props: { src: '/images/p.svg', alt: 'Alex' }, lng: 'en' },
+        { key: 'k4', id: 'welcome', island: 'Welcome', props: {}, lng: 'en' },
+      ],
+    });
+    expect(result.status, result.stderr).toBe(0);
+    const { html } = JSON.parse(result.stdout) as { html: Record<string, string> };
+    expect(Object.keys(html).sort()).toEqual(['k0', 'k1', 'k2', 'k3', 'k4']);
+    const zh = JSON.parse(readFileSync(path.join(localesDir, 'zh/translation.json'), 'utf8'));
+    expect(html.k0).toContain(zh.topbar.memberLogin);
+    expect(html.k0).toContain('href="/zh/login"');
+    expect(html.k0).toContain('aria-current="true"');
+    // No Member Login on the login page.
+    expect(html.k1).not.toContain('href="/login"');
+    const jaSidebar = JSON.parse(readFileSync(path.join(localesDir, 'ja/sidebar.json'), 'utf8'));
+    expect(html.k2).toContain(jaSidebar.notes);
+    expect(html.k2).toContain('aria-current="page"');
+    expect(html.k3).toContain('<img');
+    expect(html.k3).not.toContain('rel="preload"');
+    // Prerendered closed: the overlay is browser state.
+    expect(html.k4).not.toMatch(/<dialog[^>]*\sopen/);
+  });
+
+  it('fails clearly on an unknown island', () => {
+    const result = render({ localesDir, items: [{ key: 'k9', id: 'x', island: 'NoSuchIsland', props: {}, lng: 'en' }] });
+    expect(result.status).not.toBe(0);
+    expect(result.stderr).toContain('NoSuchIsland');
+    expect(result.stdout).toBe('');
+  });
+
+  it('fails clearly on malformed input', () => {
+    const result = render({ items: 'nope' });
+    expect(result.status).not.toBe(0);
+    expect(result.stderr).toContain('localesDir');
+  });
+
+  it('wrote the manifest the generator reads', () => {
+    const manifest = JSON.parse(readFileSync(path.join(distDir, 'assets/manifest.json'), 'utf8'));
+    expect(manifest.entry).toMatch(/^\/assets\/entry-[A-Z0-9]+\.js$/);
+    expect(manifest.css).toHaveLength(1);
+    expect(manifest.css[0]).toMatch(/^\/assets\/entry-[A-Z0-9]+\.css$/);
+    expect(typeof manifest.headScript).toBe('string');
+    for (const name of ['TopBar', 'Sidebar', 'Welcome', 'ProfileImage']) {
+      expect(manifest.islands[name][0]).toMatch(new RegExp(`^/assets/${name}-[A-Z0-9]+\\.js$`));
+      for (const url of manifest.islands[name]) expect(existsSync(path.join(distDir, url))).toBe(true);
+    }
+  });
+});

@@ -1,0 +1,6 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  esbuild: { jsx: 'automatic' },
+  test: { include: ['test/**/*.test.{ts,tsx}'], testTimeout: 60000, hookTimeout: 120000 },
+});
