@@ -36,8 +36,17 @@ enum Command {
     },
 }
 
+/// `.` becomes the empty path, so messages name `content/x.en.md` rather than `./content/x.en.md`.
+fn root(cli: &Cli) -> PathBuf {
+    if cli.root == std::path::Path::new(".") {
+        PathBuf::new()
+    } else {
+        cli.root.clone()
+    }
+}
+
 fn options(cli: &Cli, dev: bool) -> BuildOptions {
-    let mut options = BuildOptions::for_root(&cli.root);
+    let mut options = BuildOptions::for_root(&root(cli));
     if let Some(out) = &cli.out {
         options.out = out.clone();
     }
@@ -58,7 +67,7 @@ fn run(cli: &Cli) -> anyhow::Result<()> {
             println!("{}", report.summary());
         }
         Command::Check => {
-            let loaded = site::load(&cli.root)?;
+            let loaded = site::load(&root(cli))?;
             for warning in &loaded.warnings {
                 eprintln!("warning: {warning}");
             }

@@ -1,0 +1,215 @@
+//! Whole-site builds of the fixture site in `tests/fixtures/site` with the real templates: the
+//! output is compared with `tests/fixtures/site-expected` (regenerate with `UPDATE_GOLDEN=1`),
+//! and broken sources fail with the file and line.
+
+use generator::site::{build, BuildOptions};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use walkdir::WalkDir;
+
+fn manifest_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn fixture() -> PathBuf {
+    manifest_dir().join("tests/fixtures/site")
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    for entry in WalkDir::new(from) {
+        let entry = entry.unwrap();
+        let target = to.join(entry.path().strip_prefix(from).unwrap());
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&target).unwrap();
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// Build options for a site at `root` into a fresh `out` holding the fixture's UI manifest.
+fn options(root: &Path, out: &Path) -> BuildOptions {
+    std::fs::create_dir_all(out.join("assets")).unwrap();
+    std::fs::copy(fixture().join("assets/manifest.json"), out.join("assets/manifest.json")).unwrap();
+    BuildOptions {
+        root: root.to_path_buf(),
+        out: out.to_path_buf(),
+        templates: manifest_dir().join("templates"),
+        server_bundle: fixture().join("ui/render.mjs"),
+        dev: false,
+    }
+}
+
+fn outputs(out: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = WalkDir::new(out)
+        .into_iter()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_type().is_file())
+        .map(|e| e.path().strip_prefix(out).unwrap().to_path_buf())
+        .filter(|p| !matches!(p.extension().and_then(|e| e.to_str()), Some("gz" | "br")))
+        .filter(|p| p != Path::new("assets/manifest.json"))
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn fixture_site_matches_golden_output() {
+    let out = tempfile::tempdir().unwrap();
+    let report = build(&options(&fixture(), out.path())).unwrap();
+    assert_eq!(report.pages, 3 * 11, "11 routes in 3 languages");
+    assert!(report.summary().starts_with("Built 33 pages in 3 languages (en, zh, ja) in "), "{}", report.summary());
+    assert!(
+        report.warnings.iter().any(|w| w.contains("guide/a.en.md: no zh version yet")),
+        "{:?}",
+        report.warnings
+    );
+    assert!(report.warnings.iter().any(|w| w == "locales/ja/translation: list.empty is missing (English is used)"));
+
+    let expected_dir = manifest_dir().join("tests/fixtures/site-expected");
+    let produced = outputs(out.path());
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        let _ = std::fs::remove_dir_all(&expected_dir);
+        for file in &produced {
+            let target = expected_dir.join(file);
+            std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+            std::fs::copy(out.path().join(file), target).unwrap();
+        }
+    }
+    let expected = outputs(&expected_dir);
+    assert_eq!(produced, expected, "the set of files differs from the golden output");
+    for file in &produced {
+        let got = std::fs::read_to_string(out.path().join(file)).unwrap();
+        let want = std::fs::read_to_string(expected_dir.join(file)).unwrap();
+        assert_eq!(got, want, "{} differs from the golden output (UPDATE_GOLDEN=1 to accept)", file.display());
+    }
+}
+
+#[test]
+fn every_text_file_has_siblings_that_decompress_to_it() {
+    let out = tempfile::tempdir().unwrap();
+    build(&options(&fixture(), out.path())).unwrap();
+    for file in outputs(out.path()) {
+        let original = std::fs::read(out.path().join(&file)).unwrap();
+        let path = out.path().join(&file);
+        let mut gz = Vec::new();
+        flate2::read::GzDecoder::new(&std::fs::read(format!("{}.gz", path.display())).unwrap()[..])
+            .read_to_end(&mut gz)
+            .unwrap();
+        assert_eq!(gz, original, "{}.gz", file.display());
+        let mut br = Vec::new();
+        brotli::BrotliDecompress(&mut &std::fs::read(format!("{}.br", path.display())).unwrap()[..], &mut br).unwrap();
+        assert_eq!(br, original, "{}.br", file.display());
+    }
+}
+
+#[test]
+fn a_warm_rebuild_writes_nothing_and_an_edit_rewrites_little() {
+    let root = tempfile::tempdir().unwrap();
+    copy_dir(&fixture(), root.path());
+    let out = tempfile::tempdir().unwrap();
+    let options = options(root.path(), out.path());
+    let first = build(&options).unwrap();
+    assert!(first.written > 33);
+    assert_eq!(build(&options).unwrap().written, 0);
+    let note = root.path().join("content/notes/first.ja.md");
+    let text = std::fs::read_to_string(&note).unwrap().replace("日本語の本文。", "日本語の本文を直した。");
+    std::fs::write(&note, text).unwrap();
+    // The page and the search index change; nothing else does.
+    assert_eq!(build(&options).unwrap().written, 2);
+    let page = std::fs::read_to_string(out.path().join("ja/notes/first/index.html")).unwrap();
+    assert!(page.contains("日本語の本文を直した。"));
+}
+
+#[test]
+fn stale_pages_are_removed() {
+    let root = tempfile::tempdir().unwrap();
+    copy_dir(&fixture(), root.path());
+    let out = tempfile::tempdir().unwrap();
+    let options = options(root.path(), out.path());
+    build(&options).unwrap();
+    assert!(out.path().join("notes/older/index.html.br").exists());
+    std::fs::remove_file(root.path().join("content/notes/older.en.md")).unwrap();
+    build(&options).unwrap();
+    assert!(!out.path().join("notes/older/index.html").exists());
+    assert!(!out.path().join("notes/older/index.html.br").exists());
+    assert!(out.path().join("assets/manifest.json").exists(), "the UI's files stay");
+}
+
+fn build_error(edit: impl FnOnce(&Path)) -> String {
+    let root = tempfile::tempdir().unwrap();
+    copy_dir(&fixture(), root.path());
+    edit(root.path());
+    let out = tempfile::tempdir().unwrap();
+    let error = build(&options(root.path(), out.path())).unwrap_err();
+    generator::describe_error(&error)
+}
+
+#[test]
+fn a_broken_link_fails_the_build_with_file_and_line() {
+    let err = build_error(|root| {
+        let page = root.join("content/notes/first.zh.md");
+        let text = std::fs::read_to_string(&page).unwrap() + "\n見 [估值](/valuation-models/dcf)。\n";
+        std::fs::write(page, text).unwrap();
+    });
+    assert!(err.contains("content/notes/first.zh.md:12: link to /valuation-models/dcf: there is no page"), "{err}");
+}
+
+#[test]
+fn a_missing_anchor_fails_the_build() {
+    let err = build_error(|root| {
+        let page = root.join("content/_index.en.md");
+        let text = std::fs::read_to_string(&page).unwrap().replace("/notes/first#math", "/notes/first#maths");
+        std::fs::write(page, text).unwrap();
+    });
+    assert!(err.contains("content/_index.en.md:7: link to /notes/first#maths: the en page /notes/first has no heading with id `maths`"), "{err}");
+}
+
+#[test]
+fn bad_front_matter_names_the_file_and_line() {
+    let err = build_error(|root| {
+        std::fs::write(root.join("content/guide/b.en.md"), "---\ntitle: B\ndescription: d\nweight: heavy\n---\nB.\n").unwrap();
+    });
+    assert!(err.contains("content/guide/b.en.md:4"), "{err}");
+    assert!(err.contains("invalid front matter"), "{err}");
+}
+
+#[test]
+fn bad_math_names_the_file_line() {
+    let err = build_error(|root| {
+        std::fs::write(root.join("content/guide/b.en.md"), "---\ntitle: B\ndescription: d\n---\nB.\n\n$\\frac{1}$\n").unwrap();
+    });
+    assert!(err.contains("content/guide/b.en.md:7: invalid math"), "{err}");
+}
+
+#[test]
+fn an_unknown_template_is_named() {
+    let err = build_error(|root| {
+        std::fs::write(root.join("content/guide/b.en.md"), "---\ntitle: B\ndescription: d\ntemplate: fancy.html\n---\nB.\n").unwrap();
+    });
+    assert!(err.contains("content/guide/b.en.md:2: unknown template `fancy.html`"), "{err}");
+}
+
+#[test]
+fn an_island_missing_from_the_ui_bundle_is_named() {
+    let err = build_error(|root| {
+        std::fs::write(root.join("content/guide/b.en.md"), "---\ntitle: B\ndescription: d\nisland: Calculator\n---\nB.\n").unwrap();
+    });
+    assert!(err.contains("the UI bundle has no island named Calculator"), "{err}");
+}
+
+#[test]
+fn a_template_error_names_the_template() {
+    let root = tempfile::tempdir().unwrap();
+    copy_dir(&fixture(), root.path());
+    let templates = tempfile::tempdir().unwrap();
+    copy_dir(&manifest_dir().join("templates"), templates.path());
+    let page = templates.path().join("section.html");
+    let text = std::fs::read_to_string(&page).unwrap().replace("{{ page.content | safe }}", "{{ page.contents | safe }}");
+    std::fs::write(page, text).unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let mut options = options(root.path(), out.path());
+    options.templates = templates.path().to_path_buf();
+    let err = generator::describe_error(&build(&options).unwrap_err());
+    assert!(err.contains("with section.html") && err.contains("page.contents"), "{err}");
+}
