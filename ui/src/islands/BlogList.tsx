@@ -1,0 +1,144 @@
+// The articles page's list of the owner's external blog posts (SPEC.md sections 2 and 4): a
+// loading message, then the latest 4 as recent posts and every post as a card, 4 to a page.
+import { useEffect, useId, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useIsland } from "../components/IslandRoot";
+import { fetchFeed, formatDate, preloadImages, safeLink, type BlogPost } from "../blog/feed";
+import { RECENT_COUNT, pageOf } from "../blog/paging";
+
+const HTML_LANG: Record<string, string> = { en: "en", zh: "zh-Hant", ja: "ja" };
+
+function PostTitle({ post, note }: { post: BlogPost; note: string }) {
+  const href = safeLink(post.link);
+  if (!href) return <>{post.title}</>;
+  return (
+    <a href={href} target="_blank" rel="noopener noreferrer">
+      {post.title}
+      <span className="visually-hidden"> {note}</span>
+    </a>
+  );
+}
+
+function PostCard({ post, locale, note, byLine }: { post: BlogPost; locale: string; note: string; byLine: string }) {
+  return (
+    <li className="blog-card">
+      <img className="blog-card-image" src={post.image} alt="" width={320} height={180} loading="lazy" decoding="async" />
+      <div className="blog-card-body">
+        <h3 className="blog-card-title">
+          <PostTitle post={post} note={note} />
+        </h3>
+        <p className="blog-card-meta">
+          {post.author ? <span className="blog-card-author">{byLine}</span> : null}
+          {post.pubDate ? (
+            <time className="blog-card-date" dateTime={Number.isNaN(Date.parse(post.pubDate)) ? undefined : new Date(post.pubDate).toISOString()}>
+              {formatDate(post.pubDate, locale)}
+            </time>
+          ) : null}
+        </p>
+      </div>
+    </li>
+  );
+}
+
+export default function BlogList({ feedUrl = "/api/feed" }: { feedUrl?: string }) {
+  const { t } = useTranslation();
+  const { lang } = useIsland();
+  const locale = HTML_LANG[lang] ?? "en";
+  // Loading on the server too: the prerendered page says so, and hydration agrees.
+  const [loading, setLoading] = useState(true);
+  const [posts, setPosts] = useState<BlogPost[]>([]);
+  const [page, setPage] = useState(1);
+  const headingId = useId();
+  const listTop = useRef<HTMLHeadingElement>(null);
+  const started = useRef(false);
+
+  useEffect(() => {
+    // SPEC.md section 4: the feed loads once at start.
+    if (started.current) return;
+    started.current = true;
+    let alive = true;
+    fetchFeed(feedUrl)
+      .then(async (list) => {
+        await preloadImages(list.map((p) => p.image));
+        if (alive) setPosts(list);
+      })
+      .catch((err: unknown) => {
+        // SPEC.md section 8: a feed failure is only logged; the page shows its empty state.
+        console.warn("blog feed could not be loaded", err);
+      })
+      .finally(() => {
+        if (alive) setLoading(false);
+      });
+    return () => {
+      alive = false;
+      started.current = false;
+    };
+  }, [feedUrl]);
+
+  const note = t("blog.opensExternally", "(opens in a new tab)");
+  const current = pageOf(posts, page);
+
+  const prevButton = useRef<HTMLButtonElement>(null);
+  const nextButton = useRef<HTMLButtonElement>(null);
+  const go = (to: number, from: "previous" | "next") => {
+    const target = pageOf(posts, to);
+    setPage(target.page);
+    listTop.current?.scrollIntoView({ block: "nearest" });
+    // A button that becomes disabled drops keyboard focus to <body>: hand it to the other one.
+    if (from === "next" && !target.hasNext) prevButton.current?.focus();
+    if (from === "previous" && !target.hasPrevious) nextButton.current?.focus();
+  };
+
+  if (loading) {
+    return (
+      <section className="blog" aria-busy="true">
+        <p className="blog-loading" role="status">
+          {t("blog.loading", "Loading posts…")}
+        </p>
+      </section>
+    );
+  }
+
+  if (posts.length === 0) {
+    return (
+      <section className="blog">
+        <p className="blog-empty" role="status">
+          {t("blog.empty", "No posts to show right now. Please check back later.")}
+        </p>
+      </section>
+    );
+  }
+
+  return (
+    <section className="blog">
+      <h2 className="blog-heading">{t("blog.recent", "Recent posts")}</h2>
+      <ul className="blog-recent">
+        {posts.slice(0, RECENT_COUNT).map((post) => (
+          <li key={post.guid}>
+            <PostTitle post={post} note={note} />
+            {post.pubDate ? <span className="blog-recent-date">{formatDate(post.pubDate, locale)}</span> : null}
+          </li>
+        ))}
+      </ul>
+      <h2 className="blog-heading" id={headingId} ref={listTop} tabIndex={-1}>
+        {t("blog.all", "All posts")}
+      </h2>
+      <ul className="blog-cards" aria-labelledby={headingId}>
+        {current.items.map((post) => (
+          <PostCard key={post.guid} post={post} locale={locale} note={note} byLine={t("blog.by", { author: post.author, defaultValue: "By {{author}}" })} />
+        ))}
+      </ul>
+      <nav className="blog-pager" aria-label={t("blog.pagination", "Post pages")}>
+        <button ref={prevButton} type="button" className="button" disabled={!current.hasPrevious} onClick={() => go(current.page - 1, "previous")}>
+          {t("blog.previous", "Previous")}
+        </button>
+        <span className="blog-page" aria-live="polite">
+          {t("blog.pageOf", { page: current.page, total: current.pages, defaultValue: "第 {{page}} 頁，共 {{total}} 頁" })}
+        </span>
+        <button ref={nextButton} type="button" className="button" disabled={!current.hasNext} onClick={() => go(current.page + 1, "next")}>
+          {t("blog.next", "Next")}
+        </button>
+      </nav>
+    </section>
+  );
+}
