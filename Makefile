@@ -1,0 +1,55 @@
+# The two commands of the README: `make run` and `make test`. Each installs what it needs.
+SHELL := /bin/bash
+PORT ?= 8080
+export PORT
+
+.PHONY: run test build dev bench invite deps test-deps ui-deps tests-deps ui site site-release clean
+
+# npm packages, installed again only when the lock file changes.
+ui/node_modules/.package-lock.json: ui/package-lock.json
+	npm --prefix ui ci --no-audit --no-fund --loglevel=error
+tests/node_modules/.package-lock.json: tests/package-lock.json
+	npm --prefix tests ci --no-audit --no-fund --loglevel=error
+
+deps:
+	@scripts/ensure-deps.sh build
+test-deps:
+	@scripts/ensure-deps.sh test
+ui-deps: deps ui/node_modules/.package-lock.json
+tests-deps: test-deps tests/node_modules/.package-lock.json
+
+ui: ui-deps
+	npm --prefix ui run --silent build
+
+# The site with the debug generator (tests) or the release one (run).
+site: ui
+	cargo build -q -p generator -p api
+	target/debug/site build
+site-release: ui
+	cargo build -q --release -p generator -p api
+	target/release/site build
+
+build: site-release
+
+run: site-release
+	@echo "Serving on http://127.0.0.1:$(PORT) (data in data/)"
+	target/release/api serve
+
+dev: site
+	scripts/dev.sh
+
+test: site tests-deps
+	scripts/with-postgres.sh cargo test --workspace
+	npm --prefix ui test
+	npm --prefix tests test
+	scripts/schemathesis.sh
+
+bench: site-release tests-deps
+	bench/run.sh
+
+# Prints a new invitation code as the last line.
+invite: deps
+	cargo run -q --release -p api -- invite create
+
+clean:
+	rm -rf dist ui/.ssr

@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# `make dev`: serve with live reload and rebuild on every change; Ctrl-C stops both.
+set -euo pipefail
+target/debug/api serve --dev &
+server=$!
+trap 'kill $server 2>/dev/null' EXIT INT TERM
+target/debug/site watch --dev

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Checks for what the build needs and installs what it can: `ensure-deps.sh build` (Rust, Node.js,
+# npm) or `ensure-deps.sh test` (also Debian's chromium). Says clearly what is missing otherwise.
+set -euo pipefail
+need=${1:-build}
+missing=()
+command -v cargo >/dev/null || missing+=("cargo (Rust toolchain: https://rustup.rs)")
+command -v node >/dev/null || missing+=("node (Node.js 20 or newer)")
+command -v npm >/dev/null || missing+=("npm")
+if ((${#missing[@]})); then
+  echo "Cannot build: missing ${missing[*]}." >&2
+  exit 1
+fi
+
+apt_install() {
+  if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
+    echo "Missing Debian package(s) $*: install them with 'sudo apt-get install -y $*'." >&2
+    exit 1
+  fi
+  echo "Installing Debian package(s): $*"
+  # A fresh machine has no package lists yet.
+  if ! apt-get install -y -qq "$@" >/dev/null 2>&1; then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+  fi
+}
+
+if [ "$need" = test ] || [ "$need" = bench ]; then
+  [ -x /usr/bin/chromium ] || apt_install chromium
+fi
+exit 0
