@@ -1,0 +1,228 @@
+//! Builds the real site (content/, locales/, the real templates and the UI's server bundle) and
+//! checks what SPEC.md promises of it: every route in three languages, the layout rules, the
+//! breadcrumb, hreflang alternates, the sitemap, the not-found pages and the search index.
+//! Needs the UI built first (`make test` does it): `npm --prefix ui run build`.
+
+use generator::layout::{LEGAL_ROUTES, MEMBER_ROUTES};
+use generator::site::{build, page_file, BuildOptions};
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+/// SPEC.md section 2's route table.
+const SPEC_ROUTES: &[&str] = &[
+    "/",
+    "/about",
+    "/my-app-project",
+    "/my-web-project",
+    "/my-web-project/my-first-web-app",
+    "/notes",
+    "/notes/liquidity-risk",
+    "/login",
+    "/register",
+    "/verifycode",
+    "/reset-password",
+    "/invite",
+    "/MemberPage",
+    "/search",
+    "/valuation-models",
+    "/valuation-models/pe",
+    "/valuation-models/ps",
+    "/valuation-models/pb",
+    "/valuation-models/dcf",
+    "/valuation-models/ddm",
+    "/finance-research",
+    "/equity-research",
+    "/ma-analysis",
+    "/tools",
+    "/investment-basics",
+    "/investment-basics/types-of-investments",
+    "/investment-basics/risk-and-reward",
+    "/investment-basics/what-is-investing",
+    "/climbers-deal-privacy",
+    "/climbers-deal-terms",
+    "/climbers-deal-support",
+];
+const LANGS: &[(&str, &str)] = &[("en", ""), ("zh", "/zh"), ("ja", "/ja")];
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+}
+
+struct Built {
+    out: tempfile::TempDir,
+    summary: String,
+    warnings: Vec<String>,
+}
+
+/// One build of the real site for all tests here, into a temporary folder.
+fn site() -> &'static Built {
+    static SITE: OnceLock<Built> = OnceLock::new();
+    SITE.get_or_init(|| {
+        let repo = repo();
+        let assets = repo.join("dist/assets");
+        assert!(
+            assets.join("manifest.json").exists() && repo.join("ui/.ssr/render.mjs").exists(),
+            "build the UI first: npm --prefix ui run build (make test does)"
+        );
+        let out = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(out.path().join("assets")).unwrap();
+        for entry in std::fs::read_dir(&assets).unwrap() {
+            let entry = entry.unwrap();
+            std::fs::copy(entry.path(), out.path().join("assets").join(entry.file_name())).unwrap();
+        }
+        let mut options = BuildOptions::for_root(&repo);
+        options.out = out.path().to_path_buf();
+        let report = build(&options).unwrap_or_else(|e| panic!("{}", generator::describe_error(&e)));
+        Built { out, summary: report.summary(), warnings: report.warnings }
+    })
+}
+
+fn page(url: &str) -> String {
+    let path = site().out.path().join(page_file(url));
+    std::fs::read_to_string(&path).unwrap_or_else(|_| panic!("{url} was not built ({})", path.display()))
+}
+
+fn url(route: &str, prefix: &str) -> String {
+    if route == "/" {
+        format!("{prefix}/")
+    } else {
+        format!("{prefix}{route}")
+    }
+}
+
+#[test]
+fn every_spec_route_exists_in_three_languages_with_no_fallback_or_missing_text() {
+    assert!(site().summary.starts_with("Built "), "{}", site().summary);
+    for route in SPEC_ROUTES {
+        for (lang, prefix) in LANGS {
+            let html = page(&url(route, prefix));
+            assert!(html.contains(&format!("data-lang=\"{lang}\"")), "{route} in {lang}");
+            assert!(!html.contains("<!--ssr:") && !html.contains("<!--island-scripts-->"), "{route} {lang}: unfilled slot");
+        }
+    }
+    let problems: Vec<&String> = site()
+        .warnings
+        .iter()
+        .filter(|w| w.contains("no zh version") || w.contains("no ja version") || w.contains("locales/"))
+        .collect();
+    assert!(problems.is_empty(), "untranslated: {problems:#?}");
+}
+
+fn has_island(html: &str, name: &str) -> bool {
+    html.contains(&format!("data-island=\"{name}\""))
+}
+
+#[test]
+fn layout_rules_follow_the_spec() {
+    for route in SPEC_ROUTES {
+        for (lang, prefix) in LANGS {
+            let html = page(&url(route, prefix));
+            let legal = LEGAL_ROUTES.contains(route);
+            let member = MEMBER_ROUTES.contains(route);
+            let at = format!("{route} ({lang})");
+            assert_eq!(has_island(&html, "TopBar"), !legal, "top bar on {at}");
+            assert_eq!(has_island(&html, "Sidebar"), !(legal || member), "sidebar on {at}");
+            assert_eq!(html.contains("class=\"page-header\""), !(legal || member), "page header on {at}");
+            assert_eq!(html.contains("class=\"site-footer\""), !legal, "footer on {at}");
+            assert_eq!(html.contains("class=\"breadcrumb\""), *route != "/", "breadcrumb on {at}");
+            // Pages without islands load no JavaScript at all.
+            assert_eq!(html.contains("<script type=\"module\""), !legal, "scripts on {at}");
+        }
+    }
+}
+
+#[test]
+fn breadcrumbs_title_case_or_translate_segments_and_end_unlinked() {
+    let en = page("/investment-basics/risk-and-reward");
+    let trail = en.split("<nav class=\"breadcrumb\"").nth(1).unwrap().split("</nav>").next().unwrap();
+    assert!(trail.contains("<a href=\"/\">Home</a>"), "{trail}");
+    assert!(trail.contains("<a href=\"/investment-basics\">Investment Basics</a>"), "{trail}");
+    assert!(trail.contains("<span aria-current=\"page\">Risk and Reward</span>"), "{trail}");
+    let zh = page("/zh/valuation-models/dcf");
+    let trail = zh.split("<nav class=\"breadcrumb\"").nth(1).unwrap().split("</nav>").next().unwrap();
+    assert!(trail.contains("<a href=\"/zh/\">首頁</a>"), "{trail}");
+    assert!(trail.contains("<a href=\"/zh/valuation-models\">估值模型</a>"), "{trail}");
+    assert!(!trail.contains("href=\"/zh/valuation-models/dcf\""), "the last crumb is not a link: {trail}");
+}
+
+#[test]
+fn pages_carry_hreflang_alternates_canonical_and_open_graph() {
+    let html = page("/ja/notes/liquidity-risk");
+    assert!(html.contains("<html lang=\"ja\""));
+    assert!(html.contains("<link rel=\"canonical\" href=\"https://example.com/ja/notes/liquidity-risk\">"));
+    for (tag, href) in [
+        ("en", "https://example.com/notes/liquidity-risk"),
+        ("zh-Hant", "https://example.com/zh/notes/liquidity-risk"),
+        ("ja", "https://example.com/ja/notes/liquidity-risk"),
+        ("x-default", "https://example.com/notes/liquidity-risk"),
+    ] {
+        assert!(html.contains(&format!("<link rel=\"alternate\" hreflang=\"{tag}\" href=\"{href}\">")), "{tag}");
+    }
+    assert!(html.contains("<meta property=\"og:locale\" content=\"ja_JP\">"));
+    assert!(page("/zh/").contains("<html lang=\"zh-Hant\""));
+}
+
+#[test]
+fn the_sitemap_lists_every_route_in_every_language() {
+    let sitemap = std::fs::read_to_string(site().out.path().join("sitemap.xml")).unwrap();
+    for route in SPEC_ROUTES {
+        for (_, prefix) in LANGS {
+            let loc = format!("<loc>https://example.com{}</loc>", url(route, prefix));
+            assert!(sitemap.contains(&loc), "{loc}");
+        }
+    }
+    assert!(sitemap.contains("hreflang=\"zh-Hant\" href=\"https://example.com/zh/valuation-models/dcf\""));
+    let robots = std::fs::read_to_string(site().out.path().join("robots.txt")).unwrap();
+    assert!(robots.contains("Sitemap: https://example.com/sitemap.xml"));
+}
+
+#[test]
+fn unknown_notes_and_projects_have_translated_not_found_pages_with_a_back_link() {
+    for (prefix, note, project) in [
+        ("", "note not found", "project not found"),
+        ("zh/", "找不到這篇筆記", "找不到這個專案"),
+        ("ja/", "ノートが見つかりません", "プロジェクトが見つかりません"),
+    ] {
+        let dir = site().out.path().join(prefix);
+        let notes = std::fs::read_to_string(dir.join("notes/404.html")).unwrap();
+        assert!(notes.contains(&format!("<h1>{note}</h1>")), "{prefix}notes");
+        assert!(notes.contains(&format!("<a href=\"/{prefix}notes\">")), "{prefix}notes back link");
+        let projects = std::fs::read_to_string(dir.join("my-web-project/404.html")).unwrap();
+        assert!(projects.contains(&format!("<h1>{project}</h1>")), "{prefix}my-web-project");
+        assert!(projects.contains(&format!("<a href=\"/{prefix}my-web-project\">")));
+    }
+}
+
+#[test]
+fn pages_read_without_javascript() {
+    let html = page("/valuation-models/dcf");
+    // The article, its math and the navigation are in the HTML itself.
+    assert!(html.contains("<h2 id=\"formula\">"), "DCF formula section");
+    assert!(html.contains("<math"), "formulas are MathML");
+    assert!(html.contains("href=\"/notes\""), "the sidebar's links are prerendered");
+    assert!(html.contains("href=\"/zh/valuation-models/dcf\""), "language links are prerendered");
+    let notes = page("/zh/notes");
+    assert!(notes.contains("href=\"/zh/notes/liquidity-risk\""), "the notes list links its entries");
+    let apps = page("/my-app-project");
+    assert_eq!(apps.matches("class=\"entry\"").count(), 2, "two app projects");
+}
+
+#[test]
+fn the_search_index_covers_every_page_in_every_language() {
+    let html = page("/search");
+    let index_url = html.split("indexUrl&quot;:&quot;").nth(1).unwrap().split("&quot;").next().unwrap();
+    assert!(index_url.starts_with("/assets/search-index-"), "{index_url}");
+    let index: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(site().out.path().join(index_url.trim_start_matches('/'))).unwrap()).unwrap();
+    let pages = index["pages"].as_array().unwrap();
+    for route in SPEC_ROUTES {
+        for (lang, prefix) in LANGS {
+            let entry = pages.iter().find(|p| p["route"] == *route && p["lang"] == *lang);
+            let entry = entry.unwrap_or_else(|| panic!("{route} {lang} is not in the index"));
+            assert_eq!(entry["url"], url(route, prefix));
+            assert!(!entry["title"].as_str().unwrap().is_empty());
+        }
+    }
+    // Only the search page names the index.
+    assert!(!page("/valuation-models/dcf").contains("search-index-"));
+}
