@@ -106,17 +106,25 @@ export default function TopBar({ route, lang: langProp, languages }: TopBarProps
   return (
     <header className="topbar" ref={bar}>
       <nav className="topbar-nav" aria-label={t('topbar.navLabel', 'Sections')}>
-        <ul>
-          {TOP_BAR_SECTIONS.map((section) => (
+        <a
+          className={`topbar-link topbar-home${active === 'home' ? ' is-active' : ''}`}
+          href={localizedPath('/', lang)}
+          aria-current={active === 'home' ? 'page' : undefined}
+          onClick={onHome}
+        >
+          <Icon name="home" />
+          <span>{t('topbar.home', 'Home')}</span>
+        </a>
+        <ul className="topbar-sections">
+          {TOP_BAR_SECTIONS.filter((section) => section.key !== 'home').map((section) => (
             <li key={section.key}>
               <a
-                className={`topbar-link${section.key === 'home' ? ' topbar-home' : ''}${active === section.key ? ' is-active' : ''}`}
+                className={`topbar-link${active === section.key ? ' is-active' : ''}`}
                 href={localizedPath(section.route, lang)}
                 aria-current={active === section.key ? 'page' : undefined}
-                onClick={section.key === 'home' ? onHome : () => setActiveTopBarButton(section.key)}
+                onClick={() => setActiveTopBarButton(section.key)}
               >
-                {section.key === 'home' && <Icon name="home" />}
-                <span>{t(`topbar.${section.key}`, section.key)}</span>
+                {t(`topbar.${section.key}`, section.key)}
               </a>
             </li>
           ))}
@@ -145,7 +153,7 @@ export default function TopBar({ route, lang: langProp, languages }: TopBarProps
           onToggle={onToggle('tools')}
         >
           <summary className="icon-button" aria-label={t('topbar.toolsMenu', 'More')}>
-            <Icon name="more" />
+            <Icon name="more" className="icon-more" />
           </summary>
           <div className="dropdown-panel">
             <ul className="dropdown-list">
