@@ -1,4 +1,19 @@
 //! The membership API and the server of the prerendered site.
 
-pub mod static_site;
+pub mod cli;
+pub mod clock;
+pub mod codes;
+pub mod db;
+pub mod domain;
+pub mod i18n;
+pub mod invites;
+pub mod mail;
+pub mod members;
+pub mod rate_limit;
+pub mod routes;
+pub mod secrets;
+pub mod sessions;
+pub mod settings;
 pub mod startup;
+pub mod state;
+pub mod static_site;

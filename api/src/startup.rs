@@ -1,16 +1,41 @@
 //! Builds the app from its settings.
 
+use crate::mail::Mailer;
+use crate::rate_limit::RateLimiter;
+use crate::routes::feed::FeedCache;
+use crate::state::AppState;
 use crate::static_site::{site_endpoint, SiteOptions};
 use poem::endpoint::BoxEndpoint;
-use poem::{EndpointExt, Response, Route};
-use std::path::PathBuf;
+use poem::{EndpointExt, Response};
+use std::sync::Arc;
+use std::time::Duration;
 
-pub struct Settings {
-    pub dist_dir: PathBuf,
-    pub dev: bool,
+pub use crate::settings::Settings;
+
+/// Opens the database (running migrations) and the mailer: the state every handler shares.
+pub async fn build_state(settings: Settings) -> anyhow::Result<Arc<AppState>> {
+    std::fs::create_dir_all(&settings.data_dir)?;
+    let db = crate::db::connect(&settings.database_url).await?;
+    let site = settings.public_url.host_str().unwrap_or("localhost").to_string();
+    let mailer = Mailer::new(settings.smtp_url.as_deref(), settings.outbox_dir(), &settings.mail_from, &site)?;
+    tracing::info!("data: {}", crate::db::redact(&settings.database_url));
+    tracing::info!("mail: {}", mailer.describe());
+    let limiter = RateLimiter::new(db.clone(), settings.clock.clone(), settings.rate_limit_scale);
+    let http = reqwest::Client::builder()
+        // Following redirects from the token endpoint would open the door to SSRF.
+        .redirect(reqwest::redirect::Policy::none())
+        .timeout(Duration::from_secs(15))
+        .build()?;
+    Ok(Arc::new(AppState { db, settings, mailer, limiter, feed: FeedCache::default(), http }))
+}
+
+/// The API alone, as mounted under `/api`.
+pub fn api_endpoint(state: Arc<AppState>) -> BoxEndpoint<'static, Response> {
+    crate::routes::api(state).boxed()
 }
 
 pub async fn build_app(settings: Settings) -> anyhow::Result<BoxEndpoint<'static, Response>> {
-    let api = Route::new().map_to_response().boxed();
-    site_endpoint(SiteOptions { dist_dir: settings.dist_dir, dev: settings.dev }, api)
+    let options = SiteOptions { dist_dir: settings.dist_dir.clone(), dev: settings.dev };
+    let state = build_state(settings).await?;
+    site_endpoint(options, api_endpoint(state).map_to_response().boxed())
 }

@@ -1,0 +1,93 @@
+//! Six-digit email codes: stored hashed, 10 minutes, 5 wrong tries, single use, newest wins.
+
+use crate::clock::{Clock, Entropy};
+use crate::db::entities::email_code;
+use crate::mail::CODE_MINUTES;
+use crate::secrets::{digest, random_code};
+use sea_orm::sea_query::Expr;
+use sea_orm::{ColumnTrait, ConnectionTrait, DbErr, EntityTrait, QueryFilter, Set};
+
+pub const MAX_TRIES: i32 = 5;
+
+/// The hash binds the code to its purpose and address, so a code for one cannot pass as another.
+fn code_hash(purpose: &str, email_key: &str, code: &str) -> String {
+    digest(&format!("{purpose}\n{email_key}\n{code}"))
+}
+
+/// Makes a new code for (purpose, address), replacing any earlier one, and returns it.
+pub async fn issue(
+    db: &impl ConnectionTrait,
+    clock: &dyn Clock,
+    entropy: &dyn Entropy,
+    purpose: &str,
+    email_key: &str,
+    member_id: Option<i32>,
+) -> Result<String, DbErr> {
+    let code = random_code(entropy);
+    let now = clock.now();
+    email_code::Entity::delete_many()
+        .filter(email_code::Column::Purpose.eq(purpose))
+        .filter(email_code::Column::EmailKey.eq(email_key))
+        .exec(db)
+        .await?;
+    email_code::Entity::insert(email_code::ActiveModel {
+        purpose: Set(purpose.to_string()),
+        email_key: Set(email_key.to_string()),
+        member_id: Set(member_id),
+        code_hash: Set(code_hash(purpose, email_key, &code)),
+        tries: Set(0),
+        created_at: Set(now),
+        expires_at: Set(now + CODE_MINUTES * 60),
+        ..Default::default()
+    })
+    .exec(db)
+    .await?;
+    Ok(code)
+}
+
+/// The live code for (purpose, address) when `code` matches it and `belongs` accepts it.
+/// A wrong try is counted; the fifth kills the code. Nothing is consumed here.
+pub async fn check(
+    db: &impl ConnectionTrait,
+    now: i64,
+    purpose: &str,
+    email_key: &str,
+    code: &str,
+    belongs: impl FnOnce(&email_code::Model) -> bool,
+) -> Result<Option<email_code::Model>, DbErr> {
+    let Some(found) = email_code::Entity::find()
+        .filter(email_code::Column::Purpose.eq(purpose))
+        .filter(email_code::Column::EmailKey.eq(email_key))
+        .one(db)
+        .await?
+    else {
+        return Ok(None);
+    };
+    if found.expires_at <= now || found.tries >= MAX_TRIES {
+        email_code::Entity::delete_by_id(found.id).exec(db).await?;
+        return Ok(None);
+    }
+    if found.code_hash == code_hash(purpose, email_key, code) && belongs(&found) {
+        return Ok(Some(found));
+    }
+    if found.tries + 1 >= MAX_TRIES {
+        email_code::Entity::delete_by_id(found.id).exec(db).await?;
+    } else {
+        email_code::Entity::update_many()
+            .col_expr(email_code::Column::Tries, Expr::col(email_code::Column::Tries).add(1))
+            .filter(email_code::Column::Id.eq(found.id))
+            .exec(db)
+            .await?;
+    }
+    Ok(None)
+}
+
+/// Uses up a code; false when someone else used it first.
+pub async fn consume(db: &impl ConnectionTrait, code: &email_code::Model) -> Result<bool, DbErr> {
+    let result = email_code::Entity::delete_many()
+        .filter(email_code::Column::Id.eq(code.id))
+        .filter(email_code::Column::CodeHash.eq(code.code_hash.clone()))
+        .exec(db)
+        .await?;
+    Ok(result.rows_affected == 1)
+}

@@ -1,0 +1,141 @@
+//! Values that cannot be invalid once parsed: handlers take these, never raw strings.
+
+/// A key of locales/*/api.json naming what was wrong.
+pub type Problem = &'static str;
+
+#[derive(Debug, Clone)]
+pub struct Username(String);
+
+impl Username {
+    pub fn parse(raw: &str) -> Result<Self, Problem> {
+        let len = raw.chars().count();
+        if !(3..=32).contains(&len) || !raw.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
+            return Err("errors.usernameRule");
+        }
+        Ok(Username(raw.to_string()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// Usernames are unique regardless of case.
+    pub fn key(&self) -> String {
+        self.0.to_ascii_lowercase()
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct EmailAddress(String);
+
+impl EmailAddress {
+    pub fn parse(raw: &str) -> Result<Self, Problem> {
+        let raw = raw.trim();
+        let valid = raw.len() <= 254
+            && !raw.chars().any(|c| c.is_whitespace() || c.is_control())
+            && match raw.split_once('@') {
+                Some((local, domain)) => {
+                    !local.is_empty()
+                        && local.len() <= 64
+                        && !domain.contains('@')
+                        && domain.contains('.')
+                        && !domain.starts_with('.')
+                        && !domain.ends_with('.')
+                        && !domain.contains("..")
+                        && domain.chars().all(|c| c.is_alphanumeric() || c == '.' || c == '-')
+                        && lettre::Address::new(local, domain).is_ok()
+                }
+                None => false,
+            };
+        if valid {
+            Ok(EmailAddress(raw.to_string()))
+        } else {
+            Err("errors.emailShape")
+        }
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// Addresses are compared without case.
+    pub fn key(&self) -> String {
+        self.0.to_lowercase()
+    }
+}
+
+pub struct Password(String);
+
+impl Password {
+    pub fn parse(raw: &str) -> Result<Self, Problem> {
+        let len = raw.chars().count();
+        if !(8..=128).contains(&len) {
+            return Err("errors.passwordRule");
+        }
+        Ok(Password(raw.to_string()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// A six-digit email code as typed (spaces around it forgiven).
+pub struct EmailCode(String);
+
+impl EmailCode {
+    pub fn parse(raw: &str) -> Result<Self, Problem> {
+        let raw = raw.trim();
+        if raw.len() == 6 && raw.chars().all(|c| c.is_ascii_digit()) {
+            Ok(EmailCode(raw.to_string()))
+        } else {
+            Err("errors.codeInvalid")
+        }
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn usernames() {
+        assert!(Username::parse("ab").is_err());
+        assert!(Username::parse("abc").is_ok());
+        assert!(Username::parse(&"a".repeat(32)).is_ok());
+        assert!(Username::parse(&"a".repeat(33)).is_err());
+        assert!(Username::parse("a b c").is_err());
+        assert!(Username::parse("żółw").is_err());
+        assert_eq!(Username::parse("Alice_-9").unwrap().key(), "alice_-9");
+    }
+
+    #[test]
+    fn emails() {
+        for good in ["a@b.co", "first.last+tag@example.com", " Alice@Example.org "] {
+            assert!(EmailAddress::parse(good).is_ok(), "{good}");
+        }
+        for bad in ["", "a", "a@b", "a @b.co", "a@b..co", "@b.co", "a@@b.co", "a@.b.co"] {
+            assert!(EmailAddress::parse(bad).is_err(), "{bad}");
+        }
+        assert_eq!(EmailAddress::parse("Alice@Example.org").unwrap().key(), "alice@example.org");
+    }
+
+    #[test]
+    fn passwords() {
+        assert!(Password::parse("1234567").is_err());
+        assert!(Password::parse("12345678").is_ok());
+        assert!(Password::parse(&"x".repeat(128)).is_ok());
+        assert!(Password::parse(&"x".repeat(129)).is_err());
+    }
+
+    #[test]
+    fn codes() {
+        assert!(EmailCode::parse("012345").is_ok());
+        assert!(EmailCode::parse("12345").is_err());
+        assert!(EmailCode::parse("12345a").is_err());
+    }
+}

@@ -1,0 +1,123 @@
+//! Outgoing mail: localised Tera templates with a plain-text and an HTML part, sent over SMTP
+//! or written as `.eml` files to the outbox.
+
+use crate::i18n::{t, Lang};
+use lettre::message::{Mailbox, MultiPart};
+use lettre::{AsyncFileTransport, AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
+use std::path::PathBuf;
+use tera::{Context, Tera};
+
+pub const CODE_MINUTES: i64 = 10;
+
+/// The kinds of message the API sends.
+pub enum Mail<'a> {
+    RegisterCode { code: &'a str },
+    AlreadyMember,
+    ResetCode { code: &'a str },
+    PasswordChanged,
+}
+
+impl Mail<'_> {
+    fn key(&self) -> &'static str {
+        match self {
+            Mail::RegisterCode { .. } => "registerCode",
+            Mail::AlreadyMember => "alreadyMember",
+            Mail::ResetCode { .. } => "resetCode",
+            Mail::PasswordChanged => "passwordChanged",
+        }
+    }
+
+    fn code(&self) -> Option<&str> {
+        match self {
+            Mail::RegisterCode { code } | Mail::ResetCode { code } => Some(code),
+            _ => None,
+        }
+    }
+}
+
+enum Transport {
+    Smtp(AsyncSmtpTransport<Tokio1Executor>),
+    Outbox(AsyncFileTransport<Tokio1Executor>, PathBuf),
+}
+
+pub struct Mailer {
+    transport: Transport,
+    from: Mailbox,
+    site: String,
+    layouts: Tera,
+}
+
+impl Mailer {
+    pub fn new(smtp_url: Option<&str>, outbox: PathBuf, from: &str, site: &str) -> anyhow::Result<Mailer> {
+        let transport = match smtp_url {
+            Some(url) => Transport::Smtp(
+                AsyncSmtpTransport::<Tokio1Executor>::from_url(url)
+                    .map_err(|e| anyhow::anyhow!("SMTP_URL is not usable: {e}"))?
+                    .build(),
+            ),
+            None => {
+                std::fs::create_dir_all(&outbox)?;
+                Transport::Outbox(AsyncFileTransport::<Tokio1Executor>::new(&outbox), outbox)
+            }
+        };
+        let mut layouts = Tera::default();
+        layouts.add_raw_templates([
+            ("mail.txt", include_str!("mail.txt")),
+            ("mail.html", include_str!("mail.html")),
+        ])?;
+        layouts.autoescape_on(vec![".html"]);
+        Ok(Mailer {
+            transport,
+            from: from.parse().map_err(|e| anyhow::anyhow!("MAIL_FROM is not an address: {e}"))?,
+            site: site.to_string(),
+            layouts,
+        })
+    }
+
+    /// Where mail goes, for the start-up log.
+    pub fn describe(&self) -> String {
+        match &self.transport {
+            Transport::Smtp(_) => "SMTP (SMTP_URL)".to_string(),
+            Transport::Outbox(_, dir) => format!(".eml files in {}", dir.display()),
+        }
+    }
+
+    pub fn render(&self, mail: &Mail, lang: Lang, username: &str) -> anyhow::Result<(String, String, String)> {
+        let mut vars = Context::new();
+        vars.insert("username", username);
+        vars.insert("site", &self.site);
+        vars.insert("minutes", &CODE_MINUTES);
+        let text = |key: &str| -> anyhow::Result<String> { Ok(Tera::one_off(&t(lang, key), &vars, false)?) };
+        let prefix = format!("email.{}", mail.key());
+        let subject = text(&format!("{prefix}.subject"))?;
+        let mut page = Context::new();
+        page.insert("lang", lang.tag());
+        page.insert("subject", &subject);
+        page.insert("greeting", &text("email.greeting")?);
+        page.insert("intro", &text(&format!("{prefix}.intro"))?);
+        page.insert("code", &mail.code());
+        page.insert("note", &text(&format!("{prefix}.note"))?);
+        page.insert("signature", &text("email.signature")?);
+        Ok((subject, self.layouts.render("mail.txt", &page)?, self.layouts.render("mail.html", &page)?))
+    }
+
+    pub async fn send(&self, to: &str, lang: Lang, username: &str, mail: Mail<'_>) -> anyhow::Result<()> {
+        let (subject, text, html) = self.render(&mail, lang, username)?;
+        let message = Message::builder()
+            .from(self.from.clone())
+            .to(to.parse()?)
+            .subject(subject)
+            .multipart(MultiPart::alternative_plain_html(text, html))?;
+        match &self.transport {
+            Transport::Smtp(smtp) => {
+                smtp.send(message).await?;
+                tracing::info!(kind = mail.key(), "mail sent over SMTP");
+            }
+            Transport::Outbox(files, dir) => {
+                let id = files.send(message).await?;
+                tracing::info!(kind = mail.key(), path = %dir.join(format!("{id}.eml")).display(), "mail written");
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,203 @@
+//! Error answers: JSON with the field the client reads (`error` for register and verify-invite,
+//! `message` elsewhere), translated, and the guard that turns every other failure into one.
+
+use crate::domain::Problem;
+use crate::i18n::{t, Lang};
+use poem::http::{header, Method, StatusCode};
+use poem::{Endpoint, EndpointExt, IntoResponse, Request, Response};
+use poem_openapi::payload::Json;
+use poem_openapi::{ApiResponse, Object};
+use std::sync::Arc;
+
+/// The most a request body may hold; the forms are far smaller.
+pub const BODY_LIMIT: usize = 16 * 1024;
+
+#[derive(Object, Debug, Clone)]
+pub struct MessageBody {
+    pub message: String,
+}
+
+#[derive(Object, Debug, Clone)]
+pub struct ErrorBody {
+    pub error: String,
+}
+
+macro_rules! error_response {
+    ($name:ident, $body:ident, $field:ident) => {
+        #[derive(ApiResponse, Debug)]
+        pub enum $name {
+            /// The body is not valid JSON, misses a field, or a field breaks a rule.
+            #[oai(status = 400)]
+            BadRequest(Json<$body>),
+            /// Not signed in, wrong credentials, or an invalid or expired token.
+            #[oai(status = 401)]
+            Unauthorized(Json<$body>),
+            /// The request came from another site's page (its Origin is not ours).
+            #[oai(status = 403)]
+            Forbidden(Json<$body>),
+            /// The body is larger than 16 KiB.
+            #[oai(status = 413)]
+            PayloadTooLarge(Json<$body>),
+            /// The body is not `application/json`.
+            #[oai(status = 415)]
+            UnsupportedMediaType(Json<$body>),
+            /// Too many attempts; try again after `Retry-After` seconds.
+            #[oai(status = 429)]
+            TooManyRequests(Json<$body>, #[oai(header = "Retry-After")] u64),
+            /// Something failed on the server's side (the database or the mail server).
+            #[oai(status = 500)]
+            Internal(Json<$body>),
+            /// Mail could not be sent; try again later.
+            #[oai(status = 503)]
+            Unavailable(Json<$body>),
+        }
+
+        impl $name {
+            fn body(text: String) -> Json<$body> {
+                Json($body { $field: text })
+            }
+        }
+
+        impl From<(Failure, Lang)> for $name {
+            fn from((failure, lang): (Failure, Lang)) -> Self {
+                match failure {
+                    Failure::BadRequest(key) => $name::BadRequest(Self::body(t(lang, key))),
+                    Failure::Unauthorized(key) => $name::Unauthorized(Self::body(t(lang, key))),
+                    Failure::TooMany(seconds) => $name::TooManyRequests(
+                        Self::body(t(lang, "errors.tooManyRequests").replace("{seconds}", &seconds.to_string())),
+                        seconds,
+                    ),
+                    Failure::Unavailable(key) => $name::Unavailable(Self::body(t(lang, key))),
+                    Failure::Internal(err) => {
+                        tracing::error!("internal error: {err:#}");
+                        $name::Internal(Self::body(t(lang, "errors.internal")))
+                    }
+                }
+            }
+        }
+    };
+}
+
+error_response!(ApiError, MessageBody, message);
+error_response!(FormError, ErrorBody, error);
+
+/// Why a request failed, before it is put into words.
+#[derive(Debug)]
+pub enum Failure {
+    BadRequest(Problem),
+    Unauthorized(Problem),
+    TooMany(u64),
+    Unavailable(Problem),
+    Internal(anyhow::Error),
+}
+
+impl From<sea_orm::DbErr> for Failure {
+    fn from(err: sea_orm::DbErr) -> Self {
+        Failure::Internal(err.into())
+    }
+}
+
+impl From<anyhow::Error> for Failure {
+    fn from(err: anyhow::Error) -> Self {
+        Failure::Internal(err)
+    }
+}
+
+impl From<crate::rate_limit::RetryAfter> for Failure {
+    fn from(wait: crate::rate_limit::RetryAfter) -> Self {
+        Failure::TooMany(wait.0)
+    }
+}
+
+/// Paths whose client reads `error` rather than `message`.
+fn error_field(path: &str) -> &'static str {
+    if path.ends_with("/register") || path.ends_with("/auth/verify-invite") {
+        "error"
+    } else {
+        "message"
+    }
+}
+
+fn json_error(status: StatusCode, field: &str, text: String) -> Response {
+    Response::builder()
+        .status(status)
+        .content_type("application/json; charset=utf-8")
+        .body(serde_json::json!({ field: text }).to_string())
+}
+
+fn generic_key(status: StatusCode) -> &'static str {
+    match status {
+        StatusCode::UNSUPPORTED_MEDIA_TYPE => "errors.unsupportedMediaType",
+        StatusCode::PAYLOAD_TOO_LARGE => "errors.payloadTooLarge",
+        StatusCode::NOT_FOUND => "errors.notFound",
+        StatusCode::METHOD_NOT_ALLOWED => "errors.methodNotAllowed",
+        StatusCode::UNAUTHORIZED => "errors.unauthorized",
+        StatusCode::FORBIDDEN => "errors.forbiddenOrigin",
+        s if s.is_server_error() => "errors.internal",
+        _ => "errors.badRequest",
+    }
+}
+
+/// An Origin is ours when it is PUBLIC_URL's origin or `http://<Host>`.
+fn origin_allowed(req: &Request, public_origin: &str) -> bool {
+    let Some(origin) = req.headers().get(header::ORIGIN) else {
+        // Browsers send Origin on every cross-site POST; its absence means no browser page sent it.
+        return true;
+    };
+    let Ok(origin) = origin.to_str() else { return false };
+    if origin == public_origin {
+        return true;
+    }
+    req.headers()
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .is_some_and(|host| origin == format!("http://{host}"))
+}
+
+/// Wraps the API: Origin check and body limit on POSTs, JSON for every failure, no caching.
+pub fn guard<E: Endpoint + 'static>(api: E, public_origin: String) -> impl Endpoint<Output = Response> {
+    let public_origin = Arc::new(public_origin);
+    api.around(move |ep, mut req| {
+        let public_origin = public_origin.clone();
+        async move {
+            let lang = Lang::of_request(&req);
+            let field = error_field(req.uri().path());
+            let fail = |status: StatusCode| json_error(status, field, t(lang, generic_key(status)));
+            let mut resp = 'answer: {
+                if req.method() == Method::POST {
+                    if !origin_allowed(&req, &public_origin) {
+                        break 'answer fail(StatusCode::FORBIDDEN);
+                    }
+                    let declared = req
+                        .headers()
+                        .get(header::CONTENT_LENGTH)
+                        .and_then(|v| v.to_str().ok())
+                        .and_then(|v| v.parse::<usize>().ok());
+                    if declared.is_some_and(|len| len > BODY_LIMIT) {
+                        break 'answer fail(StatusCode::PAYLOAD_TOO_LARGE);
+                    }
+                    match req.take_body().into_bytes_limit(BODY_LIMIT).await {
+                        Ok(bytes) => req.set_body(bytes),
+                        Err(poem::error::ReadBodyError::PayloadTooLarge) => {
+                            break 'answer fail(StatusCode::PAYLOAD_TOO_LARGE)
+                        }
+                        Err(_) => break 'answer fail(StatusCode::BAD_REQUEST),
+                    }
+                }
+                match ep.call(req).await {
+                    Ok(resp) => resp.into_response(),
+                    Err(err) if err.is_from_response() => err.into_response(),
+                    Err(err) => {
+                        let status = err.status();
+                        if status.is_server_error() {
+                            tracing::error!("internal error: {err}");
+                        }
+                        fail(status)
+                    }
+                }
+            };
+            resp.headers_mut().insert(header::CACHE_CONTROL, header::HeaderValue::from_static("no-store"));
+            Ok(resp)
+        }
+    })
+}

@@ -1,0 +1,282 @@
+//! Google sign-in: authorization code with PKCE and state; new accounts need an invitation.
+
+use super::errors::{Failure, FormError};
+use super::login::LoginStatus;
+use crate::db::entities::{google_pending, oauth_state};
+use crate::domain::EmailAddress;
+use crate::i18n::Lang;
+use crate::rate_limit::CODE_ATTEMPTS_PER_CLIENT;
+use crate::secrets::{digest, random_token};
+use crate::settings::GoogleSettings;
+use crate::state::{client_key, AppState};
+use crate::{invites, members, sessions};
+use oauth2::basic::BasicClient;
+use oauth2::{
+    AuthUrl, AuthorizationCode, ClientId, ClientSecret, CsrfToken, PkceCodeChallenge, PkceCodeVerifier, RedirectUrl,
+    Scope, TokenResponse, TokenUrl,
+};
+use poem::Request;
+use poem_openapi::param::Query;
+use poem_openapi::payload::Json;
+use poem_openapi::{ApiResponse, Object, OpenApi};
+use sea_orm::{ActiveModelTrait, DbErr, EntityTrait, IntoActiveModel, Set, TransactionTrait};
+use std::sync::Arc;
+
+/// How long a sign-in may take at Google, and how long a new account has to enter its invitation.
+const STATE_SECONDS: i64 = 10 * 60;
+const PENDING_SECONDS: i64 = 15 * 60;
+
+pub struct GoogleApi(pub Arc<AppState>);
+
+#[derive(ApiResponse)]
+pub enum Redirect {
+    /// To Google, to a page of the site, or back to /login with an `error` query parameter.
+    #[oai(status = 302)]
+    Found(#[oai(header = "Location")] String, #[oai(header = "Set-Cookie")] Option<String>),
+}
+
+#[derive(Object, Debug)]
+#[oai(rename_all = "camelCase")]
+pub struct VerifyInviteRequest {
+    /// The `token` query parameter of /invite.
+    pub token: String,
+    pub invite_code: String,
+}
+
+#[derive(ApiResponse)]
+pub enum VerifyInviteResponse {
+    /// The member is made and logged in.
+    #[oai(status = 200)]
+    Ok(Json<LoginStatus>, #[oai(header = "Set-Cookie")] String),
+}
+
+#[derive(serde::Deserialize)]
+struct UserInfo {
+    sub: String,
+    email: Option<String>,
+    #[serde(default)]
+    email_verified: Option<serde_json::Value>,
+    name: Option<String>,
+}
+
+impl UserInfo {
+    /// Google sends `email_verified` as a boolean (some endpoints as the string "true").
+    fn verified_email(&self) -> Option<&str> {
+        let verified = match &self.email_verified {
+            Some(serde_json::Value::Bool(b)) => *b,
+            Some(serde_json::Value::String(s)) => s == "true",
+            _ => false,
+        };
+        self.email.as_deref().filter(|_| verified)
+    }
+}
+
+fn page(lang: Lang, path: &str) -> String {
+    format!("{}{}", lang.page_prefix(), path)
+}
+
+#[OpenApi]
+impl GoogleApi {
+    /// Start Google sign-in (a redirect to Google, or to /login?error=google_unavailable).
+    #[oai(path = "/auth/google", method = "get")]
+    async fn start(&self, req: &Request) -> Redirect {
+        let lang = Lang::of_request(req);
+        let Some(google) = self.0.settings.google.clone() else {
+            return Redirect::Found(page(lang, "/login?error=google_unavailable"), None);
+        };
+        match self.start_inner(&google, lang).await {
+            Ok(url) => Redirect::Found(url, None),
+            Err(err) => {
+                tracing::error!("starting Google sign-in failed: {err:#}");
+                Redirect::Found(page(lang, "/login?error=google_failed"), None)
+            }
+        }
+    }
+
+    /// Where Google sends the visitor back.
+    #[oai(path = "/auth/google/callback", method = "get")]
+    async fn callback(
+        &self,
+        req: &Request,
+        code: Query<Option<String>>,
+        state: Query<Option<String>>,
+        error: Query<Option<String>>,
+    ) -> Redirect {
+        let lang = Lang::of_request(req);
+        let Some(google) = self.0.settings.google.clone() else {
+            return Redirect::Found(page(lang, "/login?error=google_unavailable"), None);
+        };
+        let (Some(code), Some(state), None) = (code.0, state.0, error.0) else {
+            return Redirect::Found(page(lang, "/login?error=google_failed"), None);
+        };
+        match self.callback_inner(req, &google, &code, &state).await {
+            Ok(redirect) => redirect,
+            Err(err) => {
+                tracing::warn!("Google sign-in failed: {err:#}");
+                Redirect::Found(page(lang, "/login?error=google_failed"), None)
+            }
+        }
+    }
+
+    /// Become a member with an invitation code after signing in with a new Google account.
+    #[oai(path = "/auth/verify-invite", method = "post")]
+    async fn verify_invite(&self, req: &Request, body: Json<VerifyInviteRequest>) -> Result<VerifyInviteResponse, FormError> {
+        let lang = Lang::of_request(req);
+        self.verify_invite_inner(req, body.0).await.map_err(|f| (f, lang).into())
+    }
+}
+
+impl GoogleApi {
+    fn redirect_url(&self) -> String {
+        let base = self.0.settings.public_url.as_str().trim_end_matches('/');
+        format!("{base}/api/auth/google/callback")
+    }
+
+    async fn start_inner(&self, google: &GoogleSettings, lang: Lang) -> anyhow::Result<String> {
+        let state = &self.0;
+        let client = BasicClient::new(ClientId::new(google.client_id.clone()))
+            .set_auth_uri(AuthUrl::new(google.auth_url.clone())?)
+            .set_redirect_uri(RedirectUrl::new(self.redirect_url())?);
+        let (challenge, verifier) = PkceCodeChallenge::new_random_sha256();
+        let csrf = random_token(state.settings.entropy.as_ref());
+        let (url, csrf) = client
+            .authorize_url(move || CsrfToken::new(csrf))
+            .add_scope(Scope::new("openid".into()))
+            .add_scope(Scope::new("email".into()))
+            .add_scope(Scope::new("profile".into()))
+            .set_pkce_challenge(challenge)
+            .url();
+        oauth_state::Entity::insert(oauth_state::ActiveModel {
+            state_hash: Set(digest(csrf.secret())),
+            pkce_verifier: Set(verifier.secret().clone()),
+            lang: Set(lang.code().to_string()),
+            expires_at: Set(state.now() + STATE_SECONDS),
+        })
+        .exec(&state.db)
+        .await?;
+        Ok(url.to_string())
+    }
+
+    async fn callback_inner(&self, req: &Request, google: &GoogleSettings, code: &str, csrf: &str) -> anyhow::Result<Redirect> {
+        let state = &self.0;
+        let now = state.now();
+        // The state is single-use: deleted as it is read.
+        let Some(saved) = oauth_state::Entity::find_by_id(digest(csrf)).one(&state.db).await? else {
+            anyhow::bail!("unknown state");
+        };
+        oauth_state::Entity::delete_by_id(saved.state_hash.clone()).exec(&state.db).await?;
+        anyhow::ensure!(saved.expires_at > now, "expired state");
+        let lang = Lang::from_tag(&saved.lang).unwrap_or(Lang::En);
+
+        let client = BasicClient::new(ClientId::new(google.client_id.clone()))
+            .set_client_secret(ClientSecret::new(google.client_secret.clone()))
+            .set_auth_uri(AuthUrl::new(google.auth_url.clone())?)
+            .set_token_uri(TokenUrl::new(google.token_url.clone())?)
+            .set_redirect_uri(RedirectUrl::new(self.redirect_url())?);
+        let token = client
+            .exchange_code(AuthorizationCode::new(code.to_string()))
+            .set_pkce_verifier(PkceCodeVerifier::new(saved.pkce_verifier))
+            .request_async(&state.http)
+            .await
+            .map_err(|e| anyhow::anyhow!("token exchange: {e}"))?;
+        let info: UserInfo = state
+            .http
+            .get(&google.userinfo_url)
+            .bearer_auth(token.access_token().secret())
+            .send()
+            .await?
+            .error_for_status()?
+            .json()
+            .await?;
+
+        let mut member = members::by_google_sub(&state.db, &info.sub).await?;
+        if member.is_none() {
+            if let Some(email) = info.verified_email().and_then(|e| EmailAddress::parse(e).ok()) {
+                // Google vouches for the address, so the member who owns it is this person.
+                if let Some(found) = members::by_email(&state.db, &email).await? {
+                    let mut active = found.into_active_model();
+                    active.google_sub = Set(Some(info.sub.clone()));
+                    member = Some(active.update(&state.db).await?);
+                }
+            }
+        }
+        if let Some(member) = member {
+            if let Some(old) = sessions::request_session_hash(req) {
+                sessions::delete(&state.db, &old).await?;
+            }
+            let token = sessions::create(&state.db, state.settings.clock.as_ref(), state.settings.entropy.as_ref(), member.id).await?;
+            return Ok(Redirect::Found(page(lang, "/MemberPage"), Some(sessions::set_cookie(&token, state.secure_cookies()))));
+        }
+        let pending = random_token(state.settings.entropy.as_ref());
+        google_pending::Entity::insert(google_pending::ActiveModel {
+            token_hash: Set(digest(&pending)),
+            google_sub: Set(info.sub.clone()),
+            email: Set(info.verified_email().map(str::to_string)),
+            name: Set(info.name.clone()),
+            expires_at: Set(now + PENDING_SECONDS),
+        })
+        .exec(&state.db)
+        .await?;
+        Ok(Redirect::Found(page(lang, &format!("/invite?token={pending}")), None))
+    }
+
+    async fn verify_invite_inner(&self, req: &Request, body: VerifyInviteRequest) -> Result<VerifyInviteResponse, Failure> {
+        let state = &self.0;
+        state.limiter.hit(&format!("code:client:{}", client_key(req)), CODE_ATTEMPTS_PER_CLIENT).await??;
+        if body.invite_code.trim().is_empty() || body.invite_code.len() > 64 {
+            return Err(Failure::BadRequest("errors.inviteInvalid"));
+        }
+        let now = state.now();
+        let pending = google_pending::Entity::find_by_id(digest(&body.token)).one(&state.db).await?.filter(|p| p.expires_at > now);
+        let Some(pending) = pending else { return Err(Failure::BadRequest("errors.inviteTokenInvalid")) };
+
+        let txn = state.db.begin().await?;
+        let outcome: Result<Result<i32, &'static str>, DbErr> = async {
+            if !invites::consume(&txn, now, &body.invite_code).await? {
+                return Ok(Err("errors.inviteInvalid"));
+            }
+            if google_pending::Entity::delete_by_id(pending.token_hash.clone()).exec(&txn).await?.rows_affected != 1 {
+                return Ok(Err("errors.inviteTokenInvalid"));
+            }
+            if let Some(existing) = members::by_google_sub(&txn, &pending.google_sub).await? {
+                return Ok(Ok(existing.id));
+            }
+            let email = pending.email.as_deref().and_then(|e| EmailAddress::parse(e).ok());
+            let email = match email {
+                Some(e) if members::by_email(&txn, &e).await?.is_none() => Some(e),
+                _ => None,
+            };
+            let username = members::derive_username(&txn, pending.name.as_deref(), pending.email.as_deref()).await?;
+            let member = members::insert(&txn, now, &username, email.as_ref(), None, Some(pending.google_sub.clone())).await?;
+            Ok(Ok(member.id))
+        }
+        .await;
+        let member_id = match outcome {
+            Ok(Ok(id)) => {
+                txn.commit().await?;
+                id
+            }
+            Ok(Err(problem)) => {
+                txn.rollback().await?;
+                return Err(Failure::BadRequest(problem));
+            }
+            Err(err) => {
+                txn.rollback().await?;
+                return Err(err.into());
+            }
+        };
+        let member = crate::db::entities::member::Entity::find_by_id(member_id)
+            .one(&state.db)
+            .await?
+            .ok_or_else(|| anyhow::anyhow!("member {member_id} vanished"))?;
+        if let Some(old) = sessions::request_session_hash(req) {
+            sessions::delete(&state.db, &old).await?;
+        }
+        let token = sessions::create(&state.db, state.settings.clock.as_ref(), state.settings.entropy.as_ref(), member.id).await?;
+        tracing::info!(username = member.username.as_str(), "member joined with Google");
+        Ok(VerifyInviteResponse::Ok(
+            Json(LoginStatus { logged_in: true, username: Some(member.username) }),
+            sessions::set_cookie(&token, state.secure_cookies()),
+        ))
+    }
+}

@@ -1,0 +1,110 @@
+//! `/api/denglu`: login status, login and logout.
+
+use super::errors::{ApiError, Failure};
+use crate::i18n::Lang;
+use crate::rate_limit::{LOGIN_FAILURES_PER_CLIENT, LOGIN_FAILURES_PER_USER};
+use crate::state::{client_key, AppState};
+use crate::{members, secrets, sessions};
+use poem::Request;
+use poem_openapi::param::Query;
+use poem_openapi::payload::Json;
+use poem_openapi::{ApiResponse, Object, OpenApi};
+use std::sync::Arc;
+
+pub struct LoginApi(pub Arc<AppState>);
+
+#[derive(Object, Debug, Clone, PartialEq)]
+#[oai(rename_all = "camelCase")]
+pub struct LoginStatus {
+    pub logged_in: bool,
+    #[oai(skip_serializing_if_is_none)]
+    pub username: Option<String>,
+}
+
+#[derive(Object, Debug)]
+pub struct LoginRequest {
+    pub username: String,
+    pub password: String,
+}
+
+#[derive(ApiResponse)]
+pub enum StatusResponse {
+    /// The login status; after `logout=true` the session is gone and its cookie cleared.
+    #[oai(status = 200)]
+    Ok(Json<LoginStatus>, #[oai(header = "Set-Cookie")] Option<String>),
+}
+
+#[derive(ApiResponse)]
+pub enum LoginResponse {
+    /// Logged in: a new session cookie (HttpOnly, SameSite=Lax).
+    #[oai(status = 200)]
+    Ok(Json<LoginStatus>, #[oai(header = "Set-Cookie")] String),
+}
+
+#[OpenApi]
+impl LoginApi {
+    /// Login status, or logout with `?logout=true`.
+    #[oai(path = "/denglu", method = "get")]
+    async fn status(&self, req: &Request, logout: Query<Option<bool>>) -> Result<StatusResponse, ApiError> {
+        let lang = Lang::of_request(req);
+        self.status_inner(req, logout.0.unwrap_or(false)).await.map_err(|f| (f, lang).into())
+    }
+
+    /// Log in with username and password.
+    #[oai(path = "/denglu", method = "post")]
+    async fn login(&self, req: &Request, body: Json<LoginRequest>) -> Result<LoginResponse, ApiError> {
+        let lang = Lang::of_request(req);
+        self.login_inner(req, body.0).await.map_err(|f| (f, lang).into())
+    }
+}
+
+impl LoginApi {
+    async fn status_inner(&self, req: &Request, logout: bool) -> Result<StatusResponse, Failure> {
+        let state = &self.0;
+        let current = sessions::current(&state.db, state.settings.clock.as_ref(), req).await?;
+        if logout {
+            if let Some(hash) = sessions::request_session_hash(req) {
+                sessions::delete(&state.db, &hash).await?;
+            }
+            return Ok(StatusResponse::Ok(
+                Json(LoginStatus { logged_in: false, username: None }),
+                Some(sessions::clear_cookie(state.secure_cookies())),
+            ));
+        }
+        Ok(StatusResponse::Ok(
+            Json(LoginStatus { logged_in: current.is_some(), username: current.map(|(_, m)| m.username) }),
+            None,
+        ))
+    }
+
+    async fn login_inner(&self, req: &Request, body: LoginRequest) -> Result<LoginResponse, Failure> {
+        let state = &self.0;
+        let user_key = format!("login:user:{}", body.username.trim().to_lowercase());
+        let client_key = format!("login:client:{}", client_key(req));
+        for (key, limits) in [(&user_key, LOGIN_FAILURES_PER_USER), (&client_key, LOGIN_FAILURES_PER_CLIENT)] {
+            state.limiter.check(key, limits).await??;
+        }
+        let member = if body.username.len() <= 64 { members::by_username(&state.db, body.username.trim()).await? } else { None };
+        // Over-long passwords are never valid; do not let them cost argon2 time.
+        let password = if body.password.chars().count() <= 128 { body.password } else { String::new() };
+        let valid = secrets::verify_password(password, member.as_ref().and_then(|m| m.password_hash.clone())).await;
+        let member = match (valid, member) {
+            (true, Some(member)) => member,
+            _ => {
+                state.limiter.record(&user_key).await?;
+                state.limiter.record(&client_key).await?;
+                return Err(Failure::Unauthorized("errors.loginFailed"));
+            }
+        };
+        state.limiter.reset(&user_key).await?;
+        // A new id on every login: a session id planted before login is worth nothing after it.
+        if let Some(old) = sessions::request_session_hash(req) {
+            sessions::delete(&state.db, &old).await?;
+        }
+        let token = sessions::create(&state.db, state.settings.clock.as_ref(), state.settings.entropy.as_ref(), member.id).await?;
+        Ok(LoginResponse::Ok(
+            Json(LoginStatus { logged_in: true, username: Some(member.username) }),
+            sessions::set_cookie(&token, state.secure_cookies()),
+        ))
+    }
+}

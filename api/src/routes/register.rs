@@ -1,0 +1,155 @@
+//! Invitation-only sign-up: `/api/send-email` sends a code, `/api/register` makes the member.
+
+use super::errors::{ApiError, Failure, FormError, MessageBody};
+use crate::codes;
+use crate::db::entities::email_code::REGISTER;
+use crate::domain::{EmailAddress, EmailCode, Password, Username};
+use crate::i18n::{t, Lang};
+use crate::mail::Mail;
+use crate::rate_limit::{CODE_ATTEMPTS_PER_CLIENT, MAIL_PER_ADDRESS, MAIL_PER_CLIENT};
+use crate::state::{client_key, AppState};
+use crate::{invites, members, secrets};
+use poem::Request;
+use poem_openapi::payload::Json;
+use poem_openapi::{ApiResponse, Object, OpenApi};
+use sea_orm::{DbErr, TransactionTrait};
+use std::sync::Arc;
+
+pub struct RegisterApi(pub Arc<AppState>);
+
+#[derive(Object, Debug)]
+#[oai(rename_all = "camelCase")]
+pub struct SendEmailRequest {
+    pub email: String,
+    pub username: String,
+    /// en, zh or ja: the language of the email (else the request's language).
+    pub preferred_language: Option<String>,
+}
+
+#[derive(Object, Debug)]
+#[oai(rename_all = "camelCase")]
+pub struct RegisterRequest {
+    pub username: String,
+    pub password: String,
+    pub email: String,
+    pub invitation_code: String,
+    pub email_verification_code: String,
+}
+
+#[derive(ApiResponse)]
+pub enum SentResponse {
+    /// The message was sent (the same answer whether or not the address is already a member's).
+    #[oai(status = 200)]
+    Ok(Json<MessageBody>),
+}
+
+#[derive(ApiResponse)]
+pub enum RegisterResponse {
+    /// The member exists; they can log in now.
+    #[oai(status = 200)]
+    Ok(Json<MessageBody>),
+}
+
+#[OpenApi]
+impl RegisterApi {
+    /// Send a 6-digit sign-up code to an email address.
+    #[oai(path = "/send-email", method = "post")]
+    async fn send_email(&self, req: &Request, body: Json<SendEmailRequest>) -> Result<SentResponse, ApiError> {
+        let lang = Lang::preferred(body.0.preferred_language.as_deref(), req);
+        self.send_email_inner(req, body.0, lang).await.map_err(|f| (f, lang).into())
+    }
+
+    /// Create a member from an invitation code and the emailed code.
+    #[oai(path = "/register", method = "post")]
+    async fn register(&self, req: &Request, body: Json<RegisterRequest>) -> Result<RegisterResponse, FormError> {
+        let lang = Lang::of_request(req);
+        self.register_inner(req, body.0, lang).await.map_err(|f| (f, lang).into())
+    }
+}
+
+impl RegisterApi {
+    async fn send_email_inner(&self, req: &Request, body: SendEmailRequest, lang: Lang) -> Result<SentResponse, Failure> {
+        let state = &self.0;
+        let email = EmailAddress::parse(&body.email).map_err(Failure::BadRequest)?;
+        let username = Username::parse(body.username.trim()).map_err(Failure::BadRequest)?;
+        let address_key = format!("mail:address:{}", email.key());
+        let client_key = format!("mail:client:{}", client_key(req));
+        state.limiter.hit_all(&[(&address_key, MAIL_PER_ADDRESS), (&client_key, MAIL_PER_CLIENT)]).await??;
+        // An address that is already a member's gets a notice instead of a code: the answer to
+        // the caller stays the same, and only the address's owner learns of the attempt.
+        let mail_result = match members::by_email(&state.db, &email).await? {
+            Some(member) => state.mailer.send(email.as_str(), lang, &member.username, Mail::AlreadyMember).await,
+            None => {
+                let code = codes::issue(
+                    &state.db,
+                    state.settings.clock.as_ref(),
+                    state.settings.entropy.as_ref(),
+                    REGISTER,
+                    &email.key(),
+                    None,
+                )
+                .await?;
+                state.mailer.send(email.as_str(), lang, username.as_str(), Mail::RegisterCode { code: &code }).await
+            }
+        };
+        if let Err(err) = mail_result {
+            tracing::error!("sending a sign-up mail failed: {err:#}");
+            return Err(Failure::Unavailable("errors.mailFailed"));
+        }
+        Ok(SentResponse::Ok(Json(MessageBody { message: t(lang, "messages.codeSent") })))
+    }
+
+    async fn register_inner(&self, req: &Request, body: RegisterRequest, lang: Lang) -> Result<RegisterResponse, Failure> {
+        let state = &self.0;
+        let username = Username::parse(body.username.trim()).map_err(Failure::BadRequest)?;
+        let password = Password::parse(&body.password).map_err(Failure::BadRequest)?;
+        let email = EmailAddress::parse(&body.email).map_err(Failure::BadRequest)?;
+        let code = EmailCode::parse(&body.email_verification_code).map_err(Failure::BadRequest)?;
+        if body.invitation_code.trim().is_empty() || body.invitation_code.len() > 64 {
+            return Err(Failure::BadRequest("errors.inviteInvalid"));
+        }
+        state.limiter.hit(&format!("code:client:{}", client_key(req)), CODE_ATTEMPTS_PER_CLIENT).await??;
+        let now = state.now();
+        let Some(live_code) = codes::check(&state.db, now, REGISTER, &email.key(), code.as_str(), |_| true).await? else {
+            return Err(Failure::BadRequest("errors.codeInvalid"));
+        };
+        let password_hash = secrets::hash_password(password.as_str().to_string()).await?;
+
+        // The account, the invitation's use and the code's consumption commit together or not at all.
+        let txn = state.db.begin().await?;
+        let outcome: Result<Result<(), &'static str>, DbErr> = async {
+            if members::by_username(&txn, username.as_str()).await?.is_some() {
+                return Ok(Err("errors.usernameTaken"));
+            }
+            if members::by_email(&txn, &email).await?.is_some() {
+                return Ok(Err("errors.emailTaken"));
+            }
+            if !invites::consume(&txn, now, &body.invitation_code).await? {
+                return Ok(Err("errors.inviteInvalid"));
+            }
+            if !codes::consume(&txn, &live_code).await? {
+                return Ok(Err("errors.codeInvalid"));
+            }
+            members::insert(&txn, now, &username, Some(&email), Some(password_hash), None).await?;
+            Ok(Ok(()))
+        }
+        .await;
+        match outcome {
+            Ok(Ok(())) => txn.commit().await?,
+            Ok(Err(problem)) => {
+                txn.rollback().await?;
+                return Err(Failure::BadRequest(problem));
+            }
+            Err(err) => {
+                txn.rollback().await?;
+                // Two sign-ups racing for one name: the database's unique index decides.
+                if matches!(err.sql_err(), Some(sea_orm::SqlErr::UniqueConstraintViolation(_))) {
+                    return Err(Failure::BadRequest("errors.usernameTaken"));
+                }
+                return Err(err.into());
+            }
+        }
+        tracing::info!(username = username.as_str(), "member registered");
+        Ok(RegisterResponse::Ok(Json(MessageBody { message: t(lang, "messages.registered") })))
+    }
+}

@@ -1,0 +1,202 @@
+//! Password reset: a code by email, then a single-use bearer token, then the new password.
+
+use super::errors::{ApiError, Failure, MessageBody};
+use crate::codes;
+use crate::db::entities::{email_code::RESET, member, reset_token};
+use crate::domain::{EmailAddress, EmailCode, Password, Username};
+use crate::i18n::{t, Lang};
+use crate::mail::Mail;
+use crate::rate_limit::{CODE_ATTEMPTS_PER_CLIENT, MAIL_PER_ADDRESS, MAIL_PER_CLIENT};
+use crate::secrets::{digest, random_token};
+use crate::state::{client_key, AppState};
+use crate::{members, secrets, sessions};
+use poem::Request;
+use poem_openapi::auth::Bearer;
+use poem_openapi::payload::Json;
+use poem_openapi::{ApiResponse, Object, OpenApi, SecurityScheme};
+use sea_orm::{ActiveModelTrait, EntityTrait, IntoActiveModel, Set, TransactionTrait};
+use std::sync::Arc;
+
+pub const RESET_TOKEN_SECONDS: i64 = 15 * 60;
+
+pub struct ResetApi(pub Arc<AppState>);
+
+#[derive(Object, Debug)]
+#[oai(rename_all = "camelCase")]
+pub struct SendVerifyCodeRequest {
+    pub username: String,
+    pub email: String,
+    /// en, zh or ja: the language of the email (else the request's language).
+    pub preferred_language: Option<String>,
+}
+
+#[derive(Object, Debug)]
+pub struct VerifyCodeRequest {
+    pub username: String,
+    pub email: String,
+    pub code: String,
+}
+
+#[derive(Object, Debug)]
+pub struct VerifiedBody {
+    pub message: String,
+    /// Send as `Authorization: Bearer <token>` to /api/reset-password within 15 minutes.
+    pub token: String,
+}
+
+#[derive(Object, Debug)]
+#[oai(rename_all = "camelCase")]
+pub struct ResetPasswordRequest {
+    pub username: String,
+    pub new_password: String,
+}
+
+/// The token from /api/verify-code.
+#[derive(SecurityScheme)]
+#[oai(ty = "bearer")]
+pub struct ResetToken(Bearer);
+
+#[derive(ApiResponse)]
+pub enum SendCodeResponse {
+    /// The same answer whether or not the username and email belong to a member.
+    #[oai(status = 200)]
+    Ok(Json<MessageBody>),
+}
+
+#[derive(ApiResponse)]
+pub enum VerifyResponse {
+    #[oai(status = 200)]
+    Ok(Json<VerifiedBody>),
+}
+
+#[derive(ApiResponse)]
+pub enum ResetResponse {
+    /// The password is changed and the member's other sessions are ended.
+    #[oai(status = 200)]
+    Ok(Json<MessageBody>),
+}
+
+#[OpenApi]
+impl ResetApi {
+    /// Email a 6-digit reset code when the username and email belong to one member.
+    #[oai(path = "/send-verify-code", method = "post")]
+    async fn send_verify_code(&self, req: &Request, body: Json<SendVerifyCodeRequest>) -> Result<SendCodeResponse, ApiError> {
+        let lang = Lang::preferred(body.0.preferred_language.as_deref(), req);
+        self.send_inner(req, body.0, lang).await.map_err(|f| (f, lang).into())
+    }
+
+    /// Trade a reset code for a reset token.
+    #[oai(path = "/verify-code", method = "post")]
+    async fn verify_code(&self, req: &Request, body: Json<VerifyCodeRequest>) -> Result<VerifyResponse, ApiError> {
+        let lang = Lang::of_request(req);
+        self.verify_inner(req, body.0, lang).await.map_err(|f| (f, lang).into())
+    }
+
+    /// Set a new password with the reset token.
+    #[oai(path = "/reset-password", method = "post")]
+    async fn reset_password(&self, req: &Request, auth: ResetToken, body: Json<ResetPasswordRequest>) -> Result<ResetResponse, ApiError> {
+        let lang = Lang::of_request(req);
+        self.reset_inner(req, &auth.0.token, body.0, lang).await.map_err(|f| (f, lang).into())
+    }
+}
+
+impl ResetApi {
+    async fn send_inner(&self, req: &Request, body: SendVerifyCodeRequest, lang: Lang) -> Result<SendCodeResponse, Failure> {
+        let state = self.0.clone();
+        let email = EmailAddress::parse(&body.email).map_err(Failure::BadRequest)?;
+        let username = Username::parse(body.username.trim()).map_err(Failure::BadRequest)?;
+        // Limits count every request, member or not, so a 429 says nothing about the account.
+        let address_key = format!("mail:address:{}", email.key());
+        let client_key = format!("mail:client:{}", client_key(req));
+        state.limiter.hit_all(&[(&address_key, MAIL_PER_ADDRESS), (&client_key, MAIL_PER_CLIENT)]).await??;
+        let member = members::by_username(&state.db, username.as_str()).await?.filter(|m| m.email_key.as_deref() == Some(email.key().as_str()));
+        if let Some(member) = member {
+            let code = codes::issue(
+                &state.db,
+                state.settings.clock.as_ref(),
+                state.settings.entropy.as_ref(),
+                RESET,
+                &email.key(),
+                Some(member.id),
+            )
+            .await?;
+            // Sent after answering, so the answer takes as long for members as for strangers.
+            let to = member.email.clone().unwrap_or_default();
+            tokio::spawn(async move {
+                if let Err(err) = state.mailer.send(&to, lang, &member.username, Mail::ResetCode { code: &code }).await {
+                    tracing::error!("sending a reset code failed: {err:#}");
+                }
+            });
+        }
+        Ok(SendCodeResponse::Ok(Json(MessageBody { message: t(lang, "messages.resetCodeSent") })))
+    }
+
+    async fn verify_inner(&self, req: &Request, body: VerifyCodeRequest, lang: Lang) -> Result<VerifyResponse, Failure> {
+        let state = &self.0;
+        let email = EmailAddress::parse(&body.email).map_err(Failure::BadRequest)?;
+        let code = EmailCode::parse(&body.code).map_err(Failure::BadRequest)?;
+        state.limiter.hit(&format!("code:client:{}", client_key(req)), CODE_ATTEMPTS_PER_CLIENT).await??;
+        let now = state.now();
+        let member = members::by_username(&state.db, body.username.trim()).await?;
+        let member_id = member.as_ref().map(|m| m.id);
+        let live = codes::check(&state.db, now, RESET, &email.key(), code.as_str(), |c| {
+            member_id.is_some() && c.member_id == member_id
+        })
+        .await?;
+        let Some(live) = live else { return Err(Failure::BadRequest("errors.codeInvalid")) };
+        if !codes::consume(&state.db, &live).await? {
+            return Err(Failure::BadRequest("errors.codeInvalid"));
+        }
+        let token = random_token(state.settings.entropy.as_ref());
+        reset_token::Entity::insert(reset_token::ActiveModel {
+            token_hash: Set(digest(&token)),
+            member_id: Set(live.member_id.unwrap_or_default()),
+            expires_at: Set(now + RESET_TOKEN_SECONDS),
+        })
+        .exec(&state.db)
+        .await?;
+        Ok(VerifyResponse::Ok(Json(VerifiedBody { message: t(lang, "messages.codeVerified"), token })))
+    }
+
+    async fn reset_inner(&self, req: &Request, token: &str, body: ResetPasswordRequest, lang: Lang) -> Result<ResetResponse, Failure> {
+        let state = self.0.clone();
+        let now = state.now();
+        let found = reset_token::Entity::find_by_id(digest(token)).one(&state.db).await?;
+        let member = match &found {
+            Some(t) if t.expires_at > now => member::Entity::find_by_id(t.member_id).one(&state.db).await?,
+            _ => None,
+        };
+        let Some(member) = member.filter(|m| m.username_key == body.username.trim().to_ascii_lowercase()) else {
+            return Err(Failure::Unauthorized("errors.tokenInvalid"));
+        };
+        let password = Password::parse(&body.new_password).map_err(Failure::BadRequest)?;
+        let hash = secrets::hash_password(password.as_str().to_string()).await?;
+
+        let txn = state.db.begin().await?;
+        // Deleting the token first makes it single-use even when two resets race.
+        let deleted = reset_token::Entity::delete_by_id(digest(token)).exec(&txn).await?;
+        if deleted.rows_affected != 1 {
+            txn.rollback().await?;
+            return Err(Failure::Unauthorized("errors.tokenInvalid"));
+        }
+        let mut active = member.clone().into_active_model();
+        active.password_hash = Set(Some(hash));
+        active.update(&txn).await?;
+        let keep = sessions::current(&txn, state.settings.clock.as_ref(), req)
+            .await?
+            .filter(|(_, m)| m.id == member.id)
+            .map(|(hash, _)| hash);
+        sessions::delete_others(&txn, member.id, keep.as_deref()).await?;
+        txn.commit().await?;
+
+        if let Some(to) = member.email.clone() {
+            let state = state.clone();
+            tokio::spawn(async move {
+                if let Err(err) = state.mailer.send(&to, lang, &member.username, Mail::PasswordChanged).await {
+                    tracing::error!("sending the password-changed notice failed: {err:#}");
+                }
+            });
+        }
+        Ok(ResetResponse::Ok(Json(MessageBody { message: t(lang, "messages.passwordReset") })))
+    }
+}

@@ -1,0 +1,83 @@
+//! Everything the server is told from outside (environment and flags), in one value.
+
+use crate::clock::{Clock, Entropy, OsEntropy, SystemClock};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use url::Url;
+
+#[derive(Clone)]
+pub struct GoogleSettings {
+    pub client_id: String,
+    pub client_secret: String,
+    pub auth_url: String,
+    pub token_url: String,
+    pub userinfo_url: String,
+}
+
+pub const GOOGLE_AUTH_URL: &str = "https://accounts.google.com/o/oauth2/v2/auth";
+pub const GOOGLE_TOKEN_URL: &str = "https://oauth2.googleapis.com/token";
+pub const GOOGLE_USERINFO_URL: &str = "https://openidconnect.googleapis.com/v1/userinfo";
+
+#[derive(Clone)]
+pub struct Settings {
+    pub dist_dir: PathBuf,
+    pub dev: bool,
+    pub data_dir: PathBuf,
+    pub database_url: String,
+    /// Where visitors reach the site; its origin is the one POSTs may come from, and https
+    /// here makes cookies Secure.
+    pub public_url: Url,
+    pub smtp_url: Option<String>,
+    pub mail_from: String,
+    /// None: /api/feed answers with an empty list.
+    pub blog_feed_url: Option<String>,
+    pub feed_cache_seconds: u64,
+    pub google: Option<GoogleSettings>,
+    /// Multiplies every rate limit's allowance (tests and schemathesis raise it).
+    pub rate_limit_scale: f64,
+    pub clock: Arc<dyn Clock>,
+    pub entropy: Arc<dyn Entropy>,
+}
+
+impl Settings {
+    /// Defaults for a data directory: SQLite inside it, mail into its outbox, no Google, no feed.
+    pub fn for_data_dir(data_dir: &Path, dist_dir: &Path, port: u16) -> Self {
+        Settings {
+            dist_dir: dist_dir.to_path_buf(),
+            dev: false,
+            data_dir: data_dir.to_path_buf(),
+            database_url: default_database_url(data_dir),
+            public_url: Url::parse(&format!("http://127.0.0.1:{port}")).expect("valid URL"),
+            smtp_url: None,
+            mail_from: "Site <no-reply@localhost>".into(),
+            blog_feed_url: None,
+            feed_cache_seconds: 600,
+            google: None,
+            rate_limit_scale: 1.0,
+            clock: Arc::new(SystemClock),
+            entropy: Arc::new(OsEntropy),
+        }
+    }
+
+    pub fn outbox_dir(&self) -> PathBuf {
+        self.data_dir.join("outbox")
+    }
+
+    pub fn secure_cookies(&self) -> bool {
+        self.public_url.scheme() == "https"
+    }
+}
+
+pub fn default_database_url(data_dir: &Path) -> String {
+    format!("sqlite://{}?mode=rwc", data_dir.join("site.db").display())
+}
+
+/// The `feed_url` of site-config.yaml, if the file is there and names one.
+pub fn feed_url_from_site_config(path: &Path) -> Option<String> {
+    #[derive(serde::Deserialize)]
+    struct SiteConfig {
+        feed_url: Option<String>,
+    }
+    let text = std::fs::read_to_string(path).ok()?;
+    serde_yaml::from_str::<SiteConfig>(&text).ok()?.feed_url
+}

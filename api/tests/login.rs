@@ -1,0 +1,158 @@
+//! `/api/denglu`: status, login, logout, sessions, cookies and login limits.
+
+mod common;
+use common::{Backend, TestApp};
+use poem::http::StatusCode;
+use serde_json::json;
+
+const PASSWORD: &str = "correct horse battery";
+
+on_both_databases! {
+    async fn status_when_logged_out(backend: Backend) {
+        let app = TestApp::new(backend).await;
+        let reply = app.get("/api/denglu", &[]).await;
+        reply.assert(StatusCode::OK);
+        assert_eq!(reply.body, json!({"loggedIn": false}));
+        assert_eq!(reply.header("cache-control").as_deref(), Some("no-store"));
+        // A cookie that names no session is simply logged out.
+        assert_eq!(app.logged_in_as("session=forged").await, None);
+    }
+
+    async fn login_sets_a_strict_cookie(backend: Backend) {
+        let app = TestApp::new(backend).await;
+        app.register("Alice", "alice@example.com", PASSWORD).await;
+        let reply = app.post("/api/denglu", json!({"username": "Alice", "password": PASSWORD})).await;
+        reply.assert(StatusCode::OK);
+        assert_eq!(reply.body, json!({"loggedIn": true, "username": "Alice"}));
+        let cookie = reply.set_cookie().unwrap();
+        for part in ["HttpOnly", "SameSite=Lax", "Path=/"] {
+            assert!(cookie.contains(part), "{cookie}");
+        }
+        assert!(!cookie.contains("Secure"), "plain http must not set Secure: {cookie}");
+        let session = reply.session_cookie().unwrap();
+        assert!(session.len() > "session=".len() + 40, "a long random id: {session}");
+        assert_eq!(app.logged_in_as(&session).await.as_deref(), Some("Alice"));
+        // Usernames ignore case.
+        app.login("alice", PASSWORD).await;
+    }
+
+    async fn cookie_is_secure_over_https(backend: Backend) {
+        let app = TestApp::with(backend, |s| s.public_url = url::Url::parse("https://site.example").unwrap()).await;
+        app.register("bob_1", "bob@example.com", PASSWORD).await;
+        let reply = app.post("/api/denglu", json!({"username": "bob_1", "password": PASSWORD})).await;
+        reply.assert(StatusCode::OK);
+        assert!(reply.set_cookie().unwrap().contains("; Secure"));
+        let logout = app.get("/api/denglu?logout=true", &[("cookie", &reply.session_cookie().unwrap())]).await;
+        assert!(logout.set_cookie().unwrap().contains("; Secure"));
+    }
+
+    async fn failures_do_not_say_which_part_was_wrong(backend: Backend) {
+        let app = TestApp::new(backend).await;
+        app.register("carol", "carol@example.com", PASSWORD).await;
+        let wrong_password = app.post("/api/denglu", json!({"username": "carol", "password": "not the password"})).await;
+        let unknown_user = app.post("/api/denglu", json!({"username": "nobody", "password": "not the password"})).await;
+        wrong_password.assert(StatusCode::UNAUTHORIZED);
+        unknown_user.assert(StatusCode::UNAUTHORIZED);
+        assert_eq!(wrong_password.body, unknown_user.body);
+        assert_eq!(wrong_password.field("message"), "Login failed, please check username and password");
+        assert!(wrong_password.set_cookie().is_none());
+        let chinese = app
+            .post_with("/api/denglu", json!({"username": "carol", "password": "nope nope"}), &[("accept-language", "zh-TW,zh;q=0.9")])
+            .await;
+        assert_eq!(chinese.field("message"), "登入失敗，請檢查使用者名稱和密碼");
+        let japanese = app
+            .post_with("/api/denglu", json!({"username": "carol", "password": "nope nope"}), &[("cookie", "selectedLanguage=ja")])
+            .await;
+        assert!(japanese.field("message").contains("ログイン"));
+    }
+
+    async fn every_login_gets_a_new_session(backend: Backend) {
+        let app = TestApp::new(backend).await;
+        app.register("dave", "dave@example.com", PASSWORD).await;
+        let first = app.login("dave", PASSWORD).await;
+        let reply = app.post_with("/api/denglu", json!({"username": "dave", "password": PASSWORD}), &[("cookie", &first)]).await;
+        reply.assert(StatusCode::OK);
+        let second = reply.session_cookie().unwrap();
+        assert_ne!(first, second);
+        assert_eq!(app.logged_in_as(&first).await, None, "the old session ends on login");
+        assert_eq!(app.logged_in_as(&second).await.as_deref(), Some("dave"));
+        // Other devices' sessions are not touched by a login elsewhere.
+        let third = app.login("dave", PASSWORD).await;
+        assert_eq!(app.logged_in_as(&second).await.as_deref(), Some("dave"));
+        assert_eq!(app.logged_in_as(&third).await.as_deref(), Some("dave"));
+    }
+
+    async fn logout_ends_the_session_on_the_server(backend: Backend) {
+        let app = TestApp::new(backend).await;
+        app.register("erin", "erin@example.com", PASSWORD).await;
+        let cookie = app.login("erin", PASSWORD).await;
+        let reply = app.get("/api/denglu?logout=true", &[("cookie", &cookie)]).await;
+        reply.assert(StatusCode::OK);
+        assert_eq!(reply.body, json!({"loggedIn": false}));
+        let cleared = reply.set_cookie().unwrap();
+        assert!(cleared.starts_with("session=;") && cleared.contains("Max-Age=0"), "{cleared}");
+        assert_eq!(app.logged_in_as(&cookie).await, None, "replaying the old cookie does not log in");
+        // Logging out without a session is fine too.
+        app.get("/api/denglu?logout=true", &[]).await.assert(StatusCode::OK);
+        app.get("/api/denglu?logout=maybe", &[]).await.assert(StatusCode::BAD_REQUEST);
+    }
+
+    async fn sessions_expire(backend: Backend) {
+        let app = TestApp::new(backend).await;
+        app.register("frank", "frank@example.com", PASSWORD).await;
+        let cookie = app.login("frank", PASSWORD).await;
+        app.clock.advance(29 * 24 * 3600);
+        assert_eq!(app.logged_in_as(&cookie).await.as_deref(), Some("frank"));
+        app.clock.advance(2 * 24 * 3600);
+        assert_eq!(app.logged_in_as(&cookie).await, None);
+    }
+
+    async fn failed_logins_are_limited_per_username(backend: Backend) {
+        let app = TestApp::new(backend).await;
+        app.register("grace", "grace@example.com", PASSWORD).await;
+        for _ in 0..10 {
+            app.post("/api/denglu", json!({"username": "grace", "password": "guess guess"})).await.assert(StatusCode::UNAUTHORIZED);
+        }
+        // Even the right password is refused while the limit holds.
+        let limited = app.post("/api/denglu", json!({"username": "GRACE", "password": PASSWORD})).await;
+        limited.assert(StatusCode::TOO_MANY_REQUESTS);
+        let wait = limited.retry_after();
+        assert!((1..=900).contains(&wait), "{wait}");
+        assert!(limited.field("message").contains(&wait.to_string()));
+        // Another username from the same client is not blocked by grace's limit.
+        app.post("/api/denglu", json!({"username": "someone", "password": "guess guess"})).await.assert(StatusCode::UNAUTHORIZED);
+        app.clock.advance(wait as i64);
+        app.login("grace", PASSWORD).await;
+    }
+
+    async fn failed_logins_are_limited_per_client(backend: Backend) {
+        let app = TestApp::new(backend).await;
+        for i in 0..30 {
+            app.post("/api/denglu", json!({"username": format!("user{i}"), "password": "guess guess"}))
+                .await
+                .assert(StatusCode::UNAUTHORIZED);
+        }
+        let limited = app.post("/api/denglu", json!({"username": "fresh_name", "password": "guess guess"})).await;
+        limited.assert(StatusCode::TOO_MANY_REQUESTS);
+        assert!(limited.retry_after() >= 1);
+    }
+
+    async fn malformed_logins_are_client_errors(backend: Backend) {
+        let app = TestApp::new(backend).await;
+        let missing = app.post("/api/denglu", json!({"username": "x"})).await;
+        missing.assert(StatusCode::BAD_REQUEST);
+        assert!(!missing.field("message").is_empty());
+        let bad_json = app.client.post("/api/denglu").content_type("application/json").body("{not json").send().await;
+        let bad_json = common::Reply::read(bad_json.0).await;
+        bad_json.assert(StatusCode::BAD_REQUEST);
+        assert!(!bad_json.field("message").is_empty());
+        let form = app.client.post("/api/denglu").content_type("application/x-www-form-urlencoded").body("username=a&password=b").send().await;
+        let form = common::Reply::read(form.0).await;
+        form.assert(StatusCode::UNSUPPORTED_MEDIA_TYPE);
+        assert!(form.field("message").contains("JSON"));
+        // Empty fields are a failed login, not a crash.
+        app.post("/api/denglu", json!({"username": "", "password": ""})).await.assert(StatusCode::UNAUTHORIZED);
+        let huge = "x".repeat(7_000);
+        app.post("/api/denglu", json!({"username": huge, "password": huge})).await.assert(StatusCode::UNAUTHORIZED);
+    }
+}
