@@ -84,6 +84,17 @@ describe("priorities", () => {
     expect(text.priority).toBe(PRIORITY.text);
   });
 
+  it("puts the page whose title holds the query first among equal priorities", () => {
+    const idx = prepareIndex({
+      version: 1,
+      pages: [
+        page("/tools", "en", "Tools", "A DCF calculator.", ["dcf"]),
+        page("/valuation-models/dcf", "en", "Discounted Cash Flow (DCF)", "DCF explained.", ["dcf"]),
+      ],
+    });
+    expect(search(idx, "dcf", { lang: "en" })!.results.map((r) => r.navTarget)).toEqual(["/valuation-models/dcf", "/tools"]);
+  });
+
   it("matches an item contained in a longer query (reverse direction)", () => {
     const out = run("how does intrinsic value work")!;
     expect(out.kind).toBe("results");

@@ -81,6 +81,8 @@ interface Hit {
   kind: ResultKind;
   /** Matched only because an item of the page is inside the query: ranks after direct hits. */
   reverse: boolean;
+  /** The query is in the page's title: among equals, the page that is about it comes first. */
+  inTitle: boolean;
   /** What to highlight in the snippet, best first. */
   terms: string[];
 }
@@ -99,6 +101,7 @@ function matchPage(p: PreparedPage, q: string, labels: RouteLabels | undefined):
     priority,
     kind,
     reverse: m.how === "reverse",
+    inTitle: p.title.includes(q),
     terms: [q, m.item],
   });
   const keyword = matchKind(p.keywords, q);
@@ -124,12 +127,13 @@ function toResult(hit: Hit, priority = hit.priority, kind = hit.kind): SearchRes
   };
 }
 
-/** Page language first, then priority, then index order (the generator's page order). */
+/** Page language first, then priority, direct before reverse, title hits, then index order. */
 function compareHits(lang: string) {
   return (a: Hit, b: Hit) =>
     Number(a.p.page.lang !== lang) - Number(b.p.page.lang !== lang) ||
     a.priority - b.priority ||
     Number(a.reverse) - Number(b.reverse) ||
+    Number(b.inTitle) - Number(a.inTitle) ||
     a.p.order - b.p.order;
 }
 
@@ -148,7 +152,7 @@ function bestFuzzy(index: PreparedIndex, q: string, opts: SearchOptions): Hit | 
       !best ||
       score > best.score ||
       (score === best.score && p.page.lang === opts.lang && best.hit.p.page.lang !== opts.lang);
-    if (better) best = { hit: { p, priority: PRIORITY.fuzzy, kind: "fuzzy", reverse: false, terms: [term] }, score };
+    if (better) best = { hit: { p, priority: PRIORITY.fuzzy, kind: "fuzzy", reverse: false, inTitle: false, terms: [term] }, score };
   }
   return best && best.score > FUZZY_THRESHOLD ? best.hit : null;
 }
