@@ -1,5 +1,5 @@
 import { buildSnippet } from "./snippet";
-import { FUZZY_THRESHOLD, similarity } from "./similarity";
+import { FUZZY_THRESHOLD, boundedDistance } from "./similarity";
 import { localizePath } from "./paths";
 import type { IndexPage, ResultKind, RouteLabels, SearchIndex, SearchResult } from "./types";
 
@@ -21,6 +21,8 @@ export interface PreparedPage {
   segments: string[];
   title: string;
   text: string;
+  /** Title, keywords and route segments as code points, for the fuzzy fallback. */
+  fuzzy: string[][];
 }
 
 export interface PreparedIndex {
@@ -61,7 +63,8 @@ export function prepareIndex(index: SearchIndex): PreparedIndex {
         .flatMap((s) => [s, s.replace(/-/g, " ")]),
       title: (page.title ?? "").toLowerCase(),
       text: (page.text ?? "").toLowerCase(),
-    })),
+      fuzzy: [],
+    })).map((p) => ({ ...p, fuzzy: [p.title, ...p.keywords, ...p.segments].filter(Boolean).map((c) => Array.from(c)) })),
   };
 }
 
@@ -137,24 +140,45 @@ function compareHits(lang: string) {
     a.p.order - b.p.order;
 }
 
+/** Code points of each language's route labels, made once per labels object. */
+const labelPoints = new WeakMap<RouteLabels, Map<string, string[]>>();
+
+function labelCandidate(p: PreparedPage, labels: RouteLabels | undefined): string[] | null {
+  if (!labels) return null;
+  let cache = labelPoints.get(labels);
+  if (!cache) labelPoints.set(labels, (cache = new Map()));
+  const key = `${p.page.lang}\u0000${routeKey(p.page.route)}`;
+  let cps = cache.get(key);
+  if (!cps) cache.set(key, (cps = Array.from(labelFor(p, labels))));
+  return cps.length ? cps : null;
+}
+
+/**
+ * The page with the most similar title, keyword, route segment or label (normalised edit
+ * distance). Only a candidate that can still beat the best so far is measured, so a keystroke
+ * with no match stays cheap.
+ */
 function bestFuzzy(index: PreparedIndex, q: string, opts: SearchOptions): Hit | null {
-  let best: { hit: Hit; score: number } | null = null;
+  const query = Array.from(q);
+  let best: { p: PreparedPage; term: string; score: number } | null = null;
   for (const p of index.pages) {
-    const label = labelFor(p, opts.labels);
-    const candidates = [p.title, label, ...p.keywords, ...p.segments].filter(Boolean);
-    let score = 0;
-    let term = "";
-    for (const c of candidates) {
-      const s = similarity(c, q);
-      if (s > score) [score, term] = [s, c];
+    const label = labelCandidate(p, opts.labels);
+    for (const c of label ? [...p.fuzzy, label] : p.fuzzy) {
+      const longest = Math.max(c.length, query.length);
+      const floor = Math.max(best?.score ?? 0, FUZZY_THRESHOLD);
+      // similarity = 1 - d / longest must beat `floor` (or tie it in the page's language)
+      const limit = Math.floor((1 - floor) * longest + 1e-9);
+      const d = boundedDistance(c, query, limit);
+      if (d > limit) continue;
+      const score = 1 - d / longest;
+      const better =
+        !best ||
+        score > best.score ||
+        (score === best.score && p.page.lang === opts.lang && best.p.page.lang !== opts.lang);
+      if (better && score > FUZZY_THRESHOLD) best = { p, term: c.join(""), score };
     }
-    const better =
-      !best ||
-      score > best.score ||
-      (score === best.score && p.page.lang === opts.lang && best.hit.p.page.lang !== opts.lang);
-    if (better) best = { hit: { p, priority: PRIORITY.fuzzy, kind: "fuzzy", reverse: false, inTitle: false, terms: [term] }, score };
   }
-  return best && best.score > FUZZY_THRESHOLD ? best.hit : null;
+  return best ? { p: best.p, priority: PRIORITY.fuzzy, kind: "fuzzy", reverse: false, inTitle: false, terms: [best.term] } : null;
 }
 
 /** Home, valuation models, investment basics in the page's language, priority 10 and up. */

@@ -20,6 +20,31 @@ export function editDistance(a: string, b: string): number {
   return prev[t.length];
 }
 
+/**
+ * Levenshtein distance of two code-point arrays, giving up (returning limit + 1) as soon as every
+ * cell of a row exceeds `limit`: a keystroke compares the query with every title and keyword.
+ */
+export function boundedDistance(s: readonly string[], t: readonly string[], limit: number): number {
+  if (Math.abs(s.length - t.length) > limit) return limit + 1;
+  if (s.length === 0) return t.length;
+  if (t.length === 0) return s.length;
+  let prev = new Int32Array(t.length + 1);
+  let cur = new Int32Array(t.length + 1);
+  for (let j = 0; j <= t.length; j++) prev[j] = j;
+  for (let i = 1; i <= s.length; i++) {
+    cur[0] = i;
+    let rowMin = i;
+    for (let j = 1; j <= t.length; j++) {
+      const v = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (s[i - 1] === t[j - 1] ? 0 : 1));
+      cur[j] = v;
+      if (v < rowMin) rowMin = v;
+    }
+    if (rowMin > limit) return limit + 1;
+    [prev, cur] = [cur, prev];
+  }
+  return prev[t.length];
+}
+
 /** 1 for equal strings, 0 for nothing in common; case is ignored. */
 export function similarity(a: string, b: string): number {
   const x = a.toLowerCase();
