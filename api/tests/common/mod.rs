@@ -2,6 +2,8 @@
 //! TEST_DATABASE_URL names a server), a clock the test moves, and the mail outbox.
 #![allow(dead_code)]
 
+pub mod servers;
+
 use api::clock::ManualClock;
 use api::settings::Settings;
 use api::state::AppState;

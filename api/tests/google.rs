@@ -1,0 +1,251 @@
+//! Google sign-in against a local fake provider (authorize URL, token and userinfo endpoints).
+
+mod common;
+use base64::Engine;
+use common::{servers, Backend, TestApp};
+use poem::http::StatusCode;
+use poem::web::{Data, Form};
+use poem::{handler, post, get, EndpointExt, Request, Route};
+use serde_json::{json, Value};
+use sha2::{Digest, Sha256};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+const CLIENT_ID: &str = "test-client.apps.example";
+const CLIENT_SECRET: &str = "test-secret";
+const PASSWORD: &str = "a member password";
+
+#[derive(Default)]
+struct Provider {
+    /// The PKCE challenge and the code of the authorization in progress.
+    challenge: Option<String>,
+    code: Option<String>,
+    profile: Value,
+    token_requests: usize,
+}
+
+type Shared = Arc<Mutex<Provider>>;
+
+#[handler]
+fn token_endpoint(req: &Request, Form(form): Form<HashMap<String, String>>, provider: Data<&Shared>) -> poem::Response {
+    let mut p = provider.lock().unwrap();
+    p.token_requests += 1;
+    let basic = format!(
+        "Basic {}",
+        base64::engine::general_purpose::STANDARD.encode(format!("{CLIENT_ID}:{CLIENT_SECRET}"))
+    );
+    let client_ok = req.headers().get("authorization").and_then(|v| v.to_str().ok()) == Some(basic.as_str())
+        || (form.get("client_id").map(String::as_str) == Some(CLIENT_ID)
+            && form.get("client_secret").map(String::as_str) == Some(CLIENT_SECRET));
+    let verifier = form.get("code_verifier").cloned().unwrap_or_default();
+    let challenge = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(Sha256::digest(verifier.as_bytes()));
+    let valid = client_ok
+        && form.get("grant_type").map(String::as_str) == Some("authorization_code")
+        && form.get("code").is_some()
+        && form.get("code") == p.code.as_ref()
+        && p.challenge.as_deref() == Some(challenge.as_str());
+    // An authorization code works once.
+    p.code = None;
+    if !valid {
+        return poem::Response::builder()
+            .status(StatusCode::BAD_REQUEST)
+            .content_type("application/json")
+            .body(json!({"error": "invalid_grant"}).to_string());
+    }
+    poem::Response::builder()
+        .content_type("application/json")
+        .body(json!({"access_token": "access-123", "token_type": "Bearer", "expires_in": 3600}).to_string())
+}
+
+#[handler]
+fn userinfo(req: &Request, provider: Data<&Shared>) -> poem::Response {
+    if req.headers().get("authorization").and_then(|v| v.to_str().ok()) != Some("Bearer access-123") {
+        return poem::Response::builder().status(StatusCode::UNAUTHORIZED).finish();
+    }
+    poem::Response::builder().content_type("application/json").body(provider.lock().unwrap().profile.to_string())
+}
+
+struct Google {
+    app: TestApp,
+    provider: Shared,
+}
+
+impl Google {
+    async fn start(backend: Backend) -> Google {
+        let provider: Shared = Arc::default();
+        let addr = servers::serve(
+            Route::new().at("/token", post(token_endpoint)).at("/userinfo", get(userinfo)).data(provider.clone()),
+        )
+        .await;
+        let app = TestApp::with(backend, |s| {
+            s.google = Some(api::settings::GoogleSettings {
+                client_id: CLIENT_ID.into(),
+                client_secret: CLIENT_SECRET.into(),
+                auth_url: format!("http://{addr}/authorize"),
+                token_url: format!("http://{addr}/token"),
+                userinfo_url: format!("http://{addr}/userinfo"),
+            })
+        })
+        .await;
+        Google { app, provider }
+    }
+
+    /// What the browser does: start, "consent" at the provider, come back. Returns the
+    /// callback's redirect target and cookie.
+    async fn sign_in(&self, profile: Value, cookie: Option<&str>) -> (String, Option<String>) {
+        let headers: Vec<(&str, &str)> = cookie.map(|c| vec![("cookie", c)]).unwrap_or_default();
+        let start = self.app.get("/api/auth/google", &headers).await;
+        start.assert(StatusCode::FOUND);
+        let location = url::Url::parse(&start.header("location").unwrap()).unwrap();
+        let params: HashMap<String, String> = location.query_pairs().into_owned().collect();
+        assert!(location.as_str().starts_with(&self.app.state.settings.google.as_ref().unwrap().auth_url));
+        assert_eq!(params["client_id"], CLIENT_ID);
+        assert_eq!(params["response_type"], "code");
+        assert_eq!(params["code_challenge_method"], "S256");
+        assert_eq!(params["redirect_uri"], "http://127.0.0.1:8080/api/auth/google/callback");
+        assert!(params["scope"].contains("email"));
+        assert!(params["state"].len() >= 32);
+        {
+            let mut p = self.provider.lock().unwrap();
+            p.challenge = Some(params["code_challenge"].clone());
+            p.code = Some("auth-code-1".into());
+            p.profile = profile;
+        }
+        let back = self
+            .app
+            .get(&format!("/api/auth/google/callback?code=auth-code-1&state={}", params["state"]), &headers)
+            .await;
+        back.assert(StatusCode::FOUND);
+        (back.header("location").unwrap(), back.session_cookie())
+    }
+}
+
+fn profile(sub: &str, email: &str, verified: bool, name: &str) -> Value {
+    json!({"sub": sub, "email": email, "email_verified": verified, "name": name})
+}
+
+fn invite_token(location: &str) -> String {
+    let url = url::Url::parse(&format!("http://x{location}")).unwrap();
+    assert!(url.path().ends_with("/invite"), "{location}");
+    url.query_pairs().find(|(k, _)| k == "token").map(|(_, v)| v.into_owned()).expect("token")
+}
+
+on_both_databases! {
+    async fn without_configuration_it_sends_visitors_back_to_login(backend: Backend) {
+        let app = TestApp::new(backend).await;
+        let reply = app.get("/api/auth/google", &[]).await;
+        reply.assert(StatusCode::FOUND);
+        assert_eq!(reply.header("location").as_deref(), Some("/login?error=google_unavailable"));
+        let chinese = app.get("/api/auth/google", &[("cookie", "selectedLanguage=zh")]).await;
+        assert_eq!(chinese.header("location").as_deref(), Some("/zh/login?error=google_unavailable"));
+        let japanese = app.get("/api/auth/google/callback?code=x&state=y", &[("accept-language", "ja")]).await;
+        assert_eq!(japanese.header("location").as_deref(), Some("/ja/login?error=google_unavailable"));
+    }
+
+    async fn a_new_account_becomes_a_member_with_an_invitation(backend: Backend) {
+        let g = Google::start(backend).await;
+        let (location, cookie) = g.sign_in(profile("sub-1", "new.person@gmail.com", true, "New Person"), None).await;
+        assert!(location.starts_with("/invite?token="), "{location}");
+        assert!(cookie.is_none(), "not a member yet");
+        let token = invite_token(&location);
+
+        let wrong = g.app.post("/api/auth/verify-invite", json!({"token": token, "inviteCode": "NOPE-NOPE-NOPE"})).await;
+        wrong.assert(StatusCode::BAD_REQUEST);
+        assert!(wrong.field("error").contains("invitation"));
+        let bad_token = g.app.post("/api/auth/verify-invite", json!({"token": "forged", "inviteCode": "NOPE-NOPE-NOPE"})).await;
+        bad_token.assert(StatusCode::BAD_REQUEST);
+        assert!(!bad_token.field("error").is_empty());
+
+        let invite = g.app.invite(1, Some(3)).await;
+        let reply = g.app.post("/api/auth/verify-invite", json!({"token": token, "inviteCode": invite})).await;
+        reply.assert(StatusCode::OK);
+        assert_eq!(reply.body, json!({"loggedIn": true, "username": "New_Person"}));
+        let cookie = reply.session_cookie().unwrap();
+        assert!(reply.set_cookie().unwrap().contains("HttpOnly"));
+        assert_eq!(g.app.logged_in_as(&cookie).await.as_deref(), Some("New_Person"));
+        assert_eq!(api::invites::list(&g.app.state.db).await.unwrap()[0].uses, 1);
+
+        // The token was single use.
+        let other = g.app.invite(1, None).await;
+        g.app.post("/api/auth/verify-invite", json!({"token": token, "inviteCode": other})).await.assert(StatusCode::BAD_REQUEST);
+
+        // Next time Google knows them: straight to the member page, with a new session.
+        let (location, second) = g.sign_in(profile("sub-1", "new.person@gmail.com", true, "New Person"), Some("selectedLanguage=ja")).await;
+        assert_eq!(location, "/ja/MemberPage");
+        let second = second.expect("a session cookie");
+        assert_ne!(second, cookie);
+        assert_eq!(g.app.logged_in_as(&second).await.as_deref(), Some("New_Person"));
+        assert_eq!(g.provider.lock().unwrap().token_requests, 2);
+    }
+
+    async fn usernames_from_google_are_made_unique(backend: Backend) {
+        let g = Google::start(backend).await;
+        g.app.register("Ann_Lee", "ann@example.com", PASSWORD).await;
+        let (location, _) = g.sign_in(profile("sub-2", "ann.lee@gmail.com", false, "Ann Lee"), None).await;
+        let invite = g.app.invite(1, None).await;
+        let reply = g.app.post("/api/auth/verify-invite", json!({"token": invite_token(&location), "inviteCode": invite})).await;
+        reply.assert(StatusCode::OK);
+        assert_eq!(reply.field("username"), "Ann_Lee-2");
+    }
+
+    async fn a_verified_email_of_a_member_logs_that_member_in(backend: Backend) {
+        let g = Google::start(backend).await;
+        g.app.register("dora", "dora@example.com", PASSWORD).await;
+        // An unverified address proves nothing: it goes to the invitation step.
+        let (location, cookie) = g.sign_in(profile("sub-3", "dora@example.com", false, "Dora"), None).await;
+        assert!(location.starts_with("/invite?token="));
+        assert!(cookie.is_none());
+        let (location, cookie) = g.sign_in(profile("sub-3", "DORA@example.com", true, "Dora"), Some("selectedLanguage=zh")).await;
+        assert_eq!(location, "/zh/MemberPage");
+        assert_eq!(g.app.logged_in_as(&cookie.unwrap()).await.as_deref(), Some("dora"));
+    }
+
+    async fn a_bad_state_or_code_fails_safely(backend: Backend) {
+        let g = Google::start(backend).await;
+        let start = g.app.get("/api/auth/google", &[]).await;
+        let location = url::Url::parse(&start.header("location").unwrap()).unwrap();
+        let state: String = location.query_pairs().find(|(k, _)| k == "state").unwrap().1.into_owned();
+        let challenge: String = location.query_pairs().find(|(k, _)| k == "code_challenge").unwrap().1.into_owned();
+        g.provider.lock().unwrap().challenge = Some(challenge);
+        g.provider.lock().unwrap().code = Some("good-code".into());
+        g.provider.lock().unwrap().profile = profile("sub-4", "x@gmail.com", true, "X");
+        for query in [
+            "code=good-code&state=forged-state".to_string(),
+            format!("state={state}&error=access_denied"),
+            "code=good-code".to_string(),
+        ] {
+            let reply = g.app.get(&format!("/api/auth/google/callback?{query}"), &[]).await;
+            reply.assert(StatusCode::FOUND);
+            assert_eq!(reply.header("location").as_deref(), Some("/login?error=google_failed"), "{query}");
+            assert!(reply.session_cookie().is_none());
+        }
+        // The provider refuses a code it did not issue.
+        let reply = g.app.get(&format!("/api/auth/google/callback?code=other-code&state={state}"), &[]).await;
+        assert_eq!(reply.header("location").as_deref(), Some("/login?error=google_failed"));
+        // The state was used up by that attempt, even with the right code now.
+        let reply = g.app.get(&format!("/api/auth/google/callback?code=good-code&state={state}"), &[]).await;
+        assert_eq!(reply.header("location").as_deref(), Some("/login?error=google_failed"));
+    }
+
+    async fn an_old_state_has_expired(backend: Backend) {
+        let g = Google::start(backend).await;
+        let start = g.app.get("/api/auth/google", &[]).await;
+        let location = url::Url::parse(&start.header("location").unwrap()).unwrap();
+        let state: String = location.query_pairs().find(|(k, _)| k == "state").unwrap().1.into_owned();
+        g.app.clock.advance(11 * 60);
+        let reply = g.app.get(&format!("/api/auth/google/callback?code=c&state={state}"), &[]).await;
+        assert_eq!(reply.header("location").as_deref(), Some("/login?error=google_failed"));
+        assert_eq!(g.provider.lock().unwrap().token_requests, 0, "an expired state never reaches the provider");
+    }
+
+    async fn the_invitation_step_expires(backend: Backend) {
+        let g = Google::start(backend).await;
+        let (location, _) = g.sign_in(profile("sub-5", "late@gmail.com", true, "Late"), None).await;
+        let invite = g.app.invite(1, None).await;
+        g.app.clock.advance(16 * 60);
+        let reply = g.app.post("/api/auth/verify-invite", json!({"token": invite_token(&location), "inviteCode": invite})).await;
+        reply.assert(StatusCode::BAD_REQUEST);
+        assert_eq!(reply.field("error"), "Your Google sign-in has expired. Please sign in with Google again.");
+        assert_eq!(api::invites::list(&g.app.state.db).await.unwrap()[0].uses, 0);
+    }
+}
