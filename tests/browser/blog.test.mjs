@@ -4,7 +4,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import { launchBrowser, openPage, startServer, waitForIslands } from './harness.mjs';
+import { launchBrowser, openPage, startServer } from './harness.mjs';
 
 const POSTS = 10;
 /** The upstream answers this late, so the loading message is on screen long enough to see. */
@@ -55,37 +55,6 @@ async function startFeedServer() {
   return { base, hits, close: () => new Promise((resolve) => server.close(resolve)) };
 }
 
-/**
- * `page.problems()` less the browser's own "Failed to load resource" lines for the paths given.
- * The site serves no /favicon.ico yet (not this test's part; reported), and Chromium logs that
- * 404 as a console error once per origin; every other problem still fails the test.
- */
-function problemsExcept(page, paths = [/^\/favicon\.ico$/]) {
-  const excused = [];
-  page.on('console', (m) => {
-    const where = m.location()?.url;
-    if (m.type() === 'error' && where && /^Failed to load resource/.test(m.text()) && paths.some((re) => re.test(new URL(where).pathname))) {
-      excused.push(`console.error: ${m.text()}`);
-    }
-  });
-  return () => {
-    const rest = page.problems();
-    for (const line of excused) rest.splice(rest.indexOf(line), rest.includes(line) ? 1 : 0);
-    return rest;
-  };
-}
-
-/** openPage, with the console watched from the very first request on. */
-async function open(browser, url, options) {
-  const page = await openPage(browser, null, options);
-  page.problemsExcept = problemsExcept(page);
-  if (url) {
-    await page.goto(url, { waitUntil: 'load' });
-    await waitForIslands(page);
-  }
-  return page;
-}
-
 const cardTitles = (page) => page.locator('.blog-card-title a').allTextContents();
 
 describe('blog list on /about', () => {
@@ -110,7 +79,7 @@ describe('blog list on /about', () => {
   });
 
   test('shows the loading message, then recent posts and 4 cards with thumbnails', async () => {
-    const page = await open(browser, `${server.url}/about`);
+    const page = await openPage(browser, `${server.url}/about`);
     try {
       // Hydrated while the upstream is still answering: the loading message stays up.
       const loading = page.locator('.blog-loading');
@@ -146,14 +115,14 @@ describe('blog list on /about', () => {
       // Preloaded before the posts showed: every card image is already decoded.
       const complete = await page.locator('.blog-card-image').evaluateAll((imgs) => imgs.every((img) => img.complete && img.naturalWidth > 0));
       assert.equal(complete, true);
-      assert.deepEqual(page.problemsExcept(), []);
+      assert.deepEqual(page.problems(), []);
     } finally {
       await page.closeContext();
     }
   });
 
   test('pages through the posts 4 at a time with previous and next', async () => {
-    const page = await open(browser, `${server.url}/about`);
+    const page = await openPage(browser, `${server.url}/about`);
     try {
       await page.locator('.blog-card').first().waitFor({ timeout: 20000 });
       const pager = page.locator('.blog-pager');
@@ -177,26 +146,26 @@ describe('blog list on /about', () => {
 
       await previous.click();
       assert.equal((await page.locator('.blog-page').textContent()).trim(), 'page 2 of 3');
-      assert.deepEqual(page.problemsExcept(), []);
+      assert.deepEqual(page.problems(), []);
     } finally {
       await page.closeContext();
     }
   });
 
   test('uses the Traditional Chinese page wording on /zh/about', async () => {
-    const page = await open(browser, `${server.url}/zh/about`);
+    const page = await openPage(browser, `${server.url}/zh/about`);
     try {
       await page.locator('.blog-card').first().waitFor({ timeout: 20000 });
       assert.equal((await page.locator('.blog-page').textContent()).trim(), '第 1 頁，共 3 頁');
       assert.equal((await page.locator('.blog-pager button').first().textContent()).trim(), '上一頁');
-      assert.deepEqual(page.problemsExcept(), []);
+      assert.deepEqual(page.problems(), []);
     } finally {
       await page.closeContext();
     }
   });
 
   test('fits a 375 px screen in dark mode', async () => {
-    const page = await open(browser, `${server.url}/about`, { width: 375, dark: true });
+    const page = await openPage(browser, `${server.url}/about`, { width: 375, dark: true });
     try {
       await page.locator('.blog-card').first().waitFor({ timeout: 20000 });
       assert.equal(await page.evaluate(() => document.body.classList.contains('dark-mode')), true);
@@ -204,21 +173,21 @@ describe('blog list on /about', () => {
       assert.ok(overflow <= 0, `page is ${overflow}px wider than the screen`);
       const box = await page.locator('.blog-card').first().boundingBox();
       assert.ok(box.width <= 375, `card is ${box.width}px wide`);
-      assert.deepEqual(page.problemsExcept(), []);
+      assert.deepEqual(page.problems(), []);
     } finally {
       await page.closeContext();
     }
   });
 
   test('a failing feed clears the loading message and shows the empty state', async () => {
-    const page = await open(browser, `${broken.url}/about`);
+    const page = await openPage(browser, `${broken.url}/about`);
     try {
       await page.locator('.blog-empty').waitFor({ timeout: 20000 });
       assert.equal(await page.locator('.blog-loading').count(), 0);
       assert.equal(await page.locator('.blog-card').count(), 0);
       assert.ok(feed.hits.broken >= 1, 'the server asked the upstream');
       // SPEC.md section 8: the failure is only logged, never an error on the console.
-      assert.deepEqual(page.problemsExcept(), []);
+      assert.deepEqual(page.problems(), []);
     } finally {
       await page.closeContext();
     }

@@ -1,0 +1,193 @@
+// The search page against the real server and the generator's real index: English, Chinese and
+// Japanese queries, clicking a result, no-match suggestions, escaping, and its failure paths.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { launchBrowser, openPage, startServer, waitForIslands } from './harness.mjs';
+
+/** openPage, with routes set and the index requests counted from the very first request on. */
+async function open(browser, url, { routes = async () => {}, ...options } = {}) {
+  const page = await openPage(browser, null, options);
+  page.indexRequests = [];
+  page.on('request', (r) => {
+    if (/\/assets\/search-index-[^/]+\.json$/.test(new URL(r.url()).pathname)) page.indexRequests.push(r.url());
+  });
+  await routes(page);
+  await page.goto(url, { waitUntil: 'load' });
+  await waitForIslands(page);
+  return page;
+}
+
+const results = (page) => page.locator('.search-results .search-result');
+const status = (page) => page.locator('.search-status');
+
+async function resultPaths(page) {
+  return page.locator('.search-results .search-result-path').allTextContents();
+}
+
+describe('search page', () => {
+  let server;
+  let browser;
+
+  before(async () => {
+    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  test('an English term: count, highlighted snippet, ?q= in the address, click through', async () => {
+    const page = await open(browser, `${server.url}/search`);
+    try {
+      const box = page.getByRole('searchbox', { name: 'Search the site' });
+      await box.fill('  Discounted  ');
+      await page.getByRole('button', { name: 'Search', exact: true }).click();
+      await results(page).first().waitFor();
+      const count = await results(page).count();
+      assert.equal((await status(page).textContent()).trim(), `${count} results`);
+      assert.equal((await resultPaths(page))[0], '/valuation-models/dcf');
+      const mark = await results(page).first().locator('mark').first().textContent();
+      assert.equal(mark.toLowerCase(), 'discounted');
+      assert.equal(await box.inputValue(), 'Discounted', 'the query is trimmed');
+      assert.equal(new URL(page.url()).searchParams.get('q'), 'Discounted');
+      // English results before the other languages' pages.
+      const langs = await results(page).evaluateAll((lis) => lis.map((li) => li.getAttribute('lang') ?? 'en'));
+      const firstOther = langs.findIndex((l) => l !== 'en');
+      assert.ok(firstOther === -1 || langs.slice(firstOther).every((l) => l !== 'en'), langs.join(','));
+      assert.deepEqual(page.indexRequests.length, 1, 'the index is fetched once');
+
+      await results(page).first().locator('a').click();
+      await page.waitForURL(`${server.url}/valuation-models/dcf`);
+      assert.match(await page.locator('h1').first().textContent(), /Discounted Cash Flow/);
+      assert.deepEqual(page.problems(), []);
+    } finally {
+      await page.closeContext();
+    }
+  });
+
+  test('a Chinese term from ?q= on the Chinese page', async () => {
+    const page = await open(browser, `${server.url}/zh/search?q=${encodeURIComponent('折現')}`);
+    try {
+      await results(page).first().waitFor();
+      assert.equal(await page.getByRole('searchbox').inputValue(), '折現');
+      const paths = await resultPaths(page);
+      assert.equal(paths[0], '/zh/valuation-models/dcf');
+      assert.equal(await results(page).first().locator('mark').first().textContent(), '折現');
+      assert.match((await status(page).textContent()).trim(), /^共 \d+ 筆結果$/);
+      await results(page).first().locator('a').click();
+      await page.waitForURL(`${server.url}/zh/valuation-models/dcf`);
+      assert.deepEqual(page.problems(), []);
+    } finally {
+      await page.closeContext();
+    }
+  });
+
+  test('a Japanese term at 375 px in dark mode', async () => {
+    const page = await open(browser, `${server.url}/ja/search`, { width: 375, dark: true });
+    try {
+      const box = page.getByRole('searchbox');
+      await box.fill('割引');
+      await box.press('Enter');
+      await results(page).first().waitFor();
+      assert.equal((await resultPaths(page))[0], '/ja/valuation-models/dcf');
+      assert.equal(new URL(page.url()).searchParams.get('q'), '割引');
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      assert.ok(overflow <= 0, `page is ${overflow}px wider than the screen`);
+      await results(page).first().locator('a').click();
+      await page.waitForURL(`${server.url}/ja/valuation-models/dcf`);
+      assert.deepEqual(page.problems(), []);
+    } finally {
+      await page.closeContext();
+    }
+  });
+
+  test('no match: the no-results message, the hint and the recommended pages', async () => {
+    const page = await open(browser, `${server.url}/search?q=qqqqxxxzzz`);
+    try {
+      await page.locator('.search-empty').waitFor();
+      assert.equal((await page.locator('.search-no-results').textContent()).trim(), 'No results for “qqqqxxxzzz”');
+      assert.equal((await page.locator('.search-hint').textContent()).trim(), 'Try to press Search Button');
+      assert.equal((await page.locator('.search-suggest').textContent()).trim(), 'Recommended pages:');
+      assert.deepEqual(await resultPaths(page), ['/', '/valuation-models', '/investment-basics']);
+      assert.deepEqual(page.problems(), []);
+    } finally {
+      await page.closeContext();
+    }
+  });
+
+  test('a misspelling gets the best fuzzy match', async () => {
+    const page = await open(browser, `${server.url}/search?q=valuaton`);
+    try {
+      await page.locator('.search-empty').waitFor();
+      assert.equal((await page.locator('.search-suggest').textContent()).trim(), 'Did you mean:');
+      assert.equal(await results(page).count(), 1);
+      assert.deepEqual(page.problems(), []);
+    } finally {
+      await page.closeContext();
+    }
+  });
+
+  test('markup in the query stays text', async () => {
+    const evil = `"><img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>`;
+    const page = await open(browser, `${server.url}/search?q=${encodeURIComponent(evil)}`);
+    try {
+      await page.locator('.search-empty, .search-results').first().waitFor();
+      assert.equal(await page.locator('.search img, .search script').count(), 0);
+      assert.equal(await page.evaluate(() => window.__pwned), undefined);
+      assert.equal((await page.locator('.search-no-results').textContent()).trim(), `No results for “${evil}”`);
+      // a query that does match, with quotes and angle brackets around it
+      await page.getByRole('searchbox').fill('<b>dividend</b>"');
+      await page.getByRole('searchbox').press('Enter');
+      await page.waitForFunction(() => document.querySelectorAll('.search-result-snippet b').length === 0);
+      assert.equal(await page.locator('.search-result-snippet :not(mark)').count(), 0);
+      assert.deepEqual(page.problems(), []);
+    } finally {
+      await page.closeContext();
+    }
+  });
+
+  test('the index is fetched only by the search page', async () => {
+    for (const path of ['/', '/about', '/valuation-models/dcf', '/zh/notes', '/login']) {
+      const page = await open(browser, `${server.url}${path}`);
+      try {
+        await page.waitForLoadState('networkidle');
+        assert.deepEqual(page.indexRequests, [], path);
+      } finally {
+        await page.closeContext();
+      }
+    }
+  });
+
+  test('an index that cannot be loaded gives a single result to home', async () => {
+    const page = await open(browser, `${server.url}/zh/search?q=dcf`, {
+      expectHttpErrors: /^\/assets\/search-index-/,
+      routes: (p) => p.route('**/assets/search-index-*.json', (route) => route.fulfill({ status: 503, body: 'down' })),
+    });
+    try {
+      await page.locator('.search-empty').waitFor();
+      assert.deepEqual(await resultPaths(page), ['/zh/']);
+      assert.equal((await page.locator('.search-suggest').textContent()).trim(), '目前無法搜尋，前往首頁：');
+      assert.deepEqual(page.problems(), []);
+    } finally {
+      await page.closeContext();
+    }
+  });
+
+  test('loading translations, then results with built-in labels when the other languages fail', async () => {
+    const page = await open(browser, `${server.url}/search?q=liquidity`, {
+      expectHttpErrors: /^\/locales\/(zh|ja)\/translation\.json$/,
+      routes: (p) => p.route(/\/locales\/(zh|ja)\/translation\.json$/, (route) => route.fulfill({ status: 500, body: 'no' })),
+    });
+    try {
+      // The page's own (English) text loaded; the search's reads of zh and ja are retrying.
+      assert.equal((await status(page).textContent()).trim(), 'Loading translations…');
+      assert.equal(await results(page).count(), 0);
+      await results(page).first().waitFor({ timeout: 30000 });
+      assert.equal((await resultPaths(page))[0], '/notes/liquidity-risk');
+      assert.deepEqual(page.problems(), []);
+    } finally {
+      await page.closeContext();
+    }
+  });
+});
