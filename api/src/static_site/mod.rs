@@ -76,9 +76,13 @@ impl Endpoint for App {
     type Output = Response;
 
     async fn call(&self, req: Request) -> poem::Result<Response> {
-        let site = match &self.site {
-            SiteSource::Fixed(site) => site.clone(),
-            SiteSource::Live(cell) => cell.get(),
+        let live;
+        let site: &Site = match &self.site {
+            SiteSource::Fixed(site) => site,
+            SiteSource::Live(cell) => {
+                live = cell.get();
+                &live
+            }
         };
         let path = req.uri().path();
         if path == "/api" || path.starts_with("/api/") {
@@ -97,6 +101,6 @@ impl Endpoint for App {
                 return Ok(response);
             }
         }
-        Ok(serve::respond(&site, &req))
+        Ok(serve::respond(site, &req))
     }
 }
