@@ -35,7 +35,8 @@ export default function Sidebar({ route, lang: langProp, menu }: SidebarProps) {
   const lang: Lang = isLang(langProp) ? langProp : DEFAULT_LANGUAGE;
   const expanded = useExpandedMenus();
   const [darkMode, toggleDarkMode] = useDarkMode();
-  // Collapsed at 768px or less by CSS; hovering expands it unless it was just collapsed on purpose.
+  // Collapsed at 768px or less by CSS; hovering expands it unless it was just collapsed on purpose,
+  // until the pointer or the keyboard comes back.
   const [held, setHeld] = useState(false);
   const timer = useRef<number | undefined>(undefined);
 
@@ -108,7 +109,11 @@ export default function Sidebar({ route, lang: langProp, menu }: SidebarProps) {
     <aside
       className={`sidebar${held ? ' is-held' : ''}`}
       aria-label={t('navLabel', { ns: 'sidebar', defaultValue: 'Site menu' })}
-      onMouseLeave={() => setHeld(false)}
+      onMouseEnter={() => setHeld(false)}
+      onFocus={(event) => {
+        // Keyboard focus arriving from outside opens it again; focus already inside does not.
+        if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setHeld(false);
+      }}
     >
       <nav className="sidebar-nav">{renderItems(menu, 0)}</nav>
       <div className="sidebar-footer">

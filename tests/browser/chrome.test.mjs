@@ -1,0 +1,335 @@
+// The site chrome in a real browser against the real server: top bar, sidebar, dark mode,
+// language, welcome dialog, profile image, logout, chunk failures, and pages without JavaScript.
+// Every behaviour at 1280px and 375px, in light and dark mode.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { createMember, launchBrowser, logIn, openPage, startServer, waitForIslands } from './harness.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const isMobile = (width) => width <= 768;
+const storage = (page, key) => page.evaluate((k) => localStorage.getItem(k), key);
+const hasDarkClass = (page) =>
+  page.evaluate(() => document.documentElement.classList.contains('dark-mode') && document.body.classList.contains('dark-mode'));
+
+/** Opens the top bar's tools dropdown (the "more" menu). */
+async function openTools(page) {
+  await page.locator('.tools-dropdown > summary').click();
+  await page.locator('.tools-dropdown .dropdown-panel').waitFor({ state: 'visible' });
+}
+
+for (const width of [1280, 375]) {
+  for (const dark of [false, true]) {
+    const theme = dark ? 'dark' : 'light';
+    describe(`chrome at ${width}px, ${theme}`, () => {
+      it('opens pages with no console error and no hydration warning', async () => {
+        for (const route of ['/', '/valuation-models/dcf', '/notes', '/zh/notes/liquidity-risk', '/ja/about']) {
+          const page = await openPage(browser, server.url + route, { width, dark });
+          try {
+            assert.equal(await hasDarkClass(page), dark, `${route}: dark-mode class`);
+            assert.equal(await page.locator('.topbar').count(), 1, `${route}: top bar`);
+            // Let the login check and locale loads finish before judging the console.
+            await page.waitForLoadState('networkidle');
+            assert.deepEqual(page.problems(), [], `${route}: console`);
+          } finally {
+            await page.closeContext();
+          }
+        }
+      });
+
+      it('toggles dark mode, stores it, and applies it before first paint on the next page', async () => {
+        const page = await openPage(browser, `${server.url}/valuation-models/dcf`, { width, dark });
+        try {
+          const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+          const before = await background();
+          await openTools(page);
+          await page.locator('.tools-dropdown button[aria-pressed]').click();
+          assert.equal(await hasDarkClass(page), !dark);
+          assert.equal(await storage(page, 'darkMode'), String(!dark));
+          assert.notEqual(await background(), before);
+          assert.equal(await page.locator('.tools-dropdown button[aria-pressed]').getAttribute('aria-pressed'), String(!dark));
+          // The class must already be on <html> when <body> is created: no flash of the other theme.
+          await page.addInitScript(() => {
+            new MutationObserver((_, observer) => {
+              if (!document.body) return;
+              window.__darkWhenBodyAppeared = document.documentElement.classList.contains('dark-mode');
+              observer.disconnect();
+            }).observe(document, { childList: true, subtree: true });
+          });
+          await page.goto(`${server.url}/notes`);
+          await waitForIslands(page);
+          assert.equal(await page.evaluate(() => window.__darkWhenBodyAppeared), !dark);
+          assert.equal(await hasDarkClass(page), !dark);
+          assert.deepEqual(page.problems(), []);
+        } finally {
+          await page.closeContext();
+        }
+      });
+
+      it('switches language to the prefixed page and remembers it', async () => {
+        const page = await openPage(browser, `${server.url}/valuation-models/dcf`, { width, dark });
+        try {
+          if (isMobile(width)) {
+            assert.equal(await page.locator('.lang-buttons').isVisible(), false, 'buttons collapse into a dropdown');
+            await page.locator('.lang-dropdown > summary').click();
+            await page.locator('.lang-dropdown a[hreflang="zh-Hant"]').click();
+          } else {
+            assert.equal(await page.locator('.lang-dropdown').isVisible(), false);
+            await page.locator('.lang-buttons a[hreflang="zh-Hant"]').click();
+          }
+          await page.waitForURL(`${server.url}/zh/valuation-models/dcf`);
+          await waitForIslands(page);
+          assert.equal(await page.getAttribute('html', 'lang'), 'zh-Hant');
+          assert.equal(await storage(page, 'selectedLanguage'), 'zh');
+          const cookies = await page.context().cookies(server.url);
+          assert.equal(cookies.find((c) => c.name === 'selectedLanguage')?.value, 'zh');
+          // An unprefixed address now opens in Chinese.
+          await page.goto(`${server.url}/notes`);
+          await waitForIslands(page);
+          assert.equal(await page.getAttribute('html', 'data-lang'), 'zh');
+          assert.deepEqual(page.problems(), []);
+        } finally {
+          await page.closeContext();
+        }
+      });
+
+      it('keeps the language and tools dropdowns mutually exclusive', async () => {
+        const page = await openPage(browser, `${server.url}/notes`, { width: 375, dark });
+        try {
+          await page.locator('.lang-dropdown > summary').click();
+          assert.equal(await page.locator('.lang-dropdown').getAttribute('open'), '');
+          await page.locator('.tools-dropdown > summary').click();
+          await page.waitForFunction(() => !document.querySelector('.lang-dropdown').open);
+          assert.equal(await page.locator('.tools-dropdown').getAttribute('open'), '');
+          await page.keyboard.press('Escape');
+          await page.waitForFunction(() => !document.querySelector('.tools-dropdown').open);
+        } finally {
+          await page.closeContext();
+        }
+      });
+
+      it('collapses and expands the sidebar', async () => {
+        const page = await openPage(browser, `${server.url}/notes`, { width, dark, storage: { expandedMenus: '["notes"]' } });
+        try {
+          const sidebar = page.locator('.sidebar');
+          const sidebarWidth = async () => (await sidebar.boundingBox()).width;
+          if (isMobile(width)) {
+            assert.ok((await sidebarWidth()) < 70, 'collapsed at 375px');
+            await sidebar.hover();
+            await page.waitForTimeout(300);
+            assert.ok((await sidebarWidth()) > 200, 'expands on hover');
+            assert.equal(await page.locator('.sidebar-label').first().isVisible(), true);
+            // A tap on an item collapses it again after about 500 ms.
+            await page.evaluate(() => document.addEventListener('click', (e) => e.preventDefault(), { once: true }));
+            await page.locator('.sidebar-link[href="/notes"]').click();
+            await page.waitForTimeout(200);
+            assert.ok((await sidebarWidth()) > 200, 'still open right after the tap');
+            await page.waitForTimeout(600);
+            assert.ok((await sidebarWidth()) < 70, 'collapsed after ~500 ms');
+          } else {
+            assert.ok((await sidebarWidth()) > 200, 'expanded on desktop');
+          }
+          // The collapse-sidebar event clears expanded submenus.
+          assert.equal(await storage(page, 'expandedMenus'), '["notes"]');
+          await page.evaluate(() => window.dispatchEvent(new Event('collapse-sidebar')));
+          assert.equal(await storage(page, 'expandedMenus'), '[]');
+          // Sidebar footer buttons: tooltips, and the two placeholders alert.
+          const tips = await page.locator('.sidebar-footer [title]').evaluateAll((els) => els.map((e) => e.getAttribute('title')));
+          assert.equal(tips.length, 4);
+          const alerts = [];
+          page.on('dialog', (dialog) => {
+            alerts.push(dialog.message());
+            dialog.dismiss();
+          });
+          await page.locator('.sidebar-footer button').nth(1).click();
+          await page.waitForTimeout(100);
+          assert.equal(alerts.length, 1);
+          assert.match(alerts[0], /under development/i);
+          assert.deepEqual(page.problems(), []);
+        } finally {
+          await page.closeContext();
+        }
+      });
+
+      it('home button collapses the sidebar and clears expanded submenus', async () => {
+        const page = await openPage(browser, `${server.url}/notes`, { width, dark, storage: { expandedMenus: '["notes"]' } });
+        try {
+          await page.evaluate(() => {
+            window.addEventListener('collapse-sidebar', () => {
+              sessionStorage.setItem('collapses', String(Number(sessionStorage.getItem('collapses') || 0) + 1));
+            });
+          });
+          await page.locator('.topbar-home').click();
+          await page.waitForURL(`${server.url}/`);
+          await waitForIslands(page);
+          assert.ok(Number(await page.evaluate(() => sessionStorage.getItem('collapses'))) >= 1);
+          assert.equal(await storage(page, 'expandedMenus'), '[]');
+          assert.equal(await storage(page, 'activeTopBarButton'), 'home');
+          assert.equal(await page.locator('.topbar-home').getAttribute('aria-current'), 'page');
+        } finally {
+          await page.closeContext();
+        }
+      });
+
+      it('shows the welcome dialog on a first visit: focus inside, Escape dismisses, remembered', async () => {
+        const page = await openPage(browser, `${server.url}/`, { width, dark, welcome: true });
+        try {
+          const dialog = page.locator('dialog.welcome');
+          await dialog.waitFor({ state: 'visible' });
+          assert.equal(await page.evaluate(() => document.querySelector('dialog.welcome').contains(document.activeElement)), true);
+          await page.keyboard.press('Escape');
+          await dialog.waitFor({ state: 'hidden' });
+          assert.equal(await storage(page, 'hasSeenWelcome'), 'true');
+          assert.equal(await page.evaluate(() => document.querySelector('dialog.welcome').contains(document.activeElement)), false);
+          // The page is usable again: the top bar takes focus.
+          await page.locator('.topbar-home').focus();
+          assert.equal(await page.evaluate(() => document.activeElement.classList.contains('topbar-home')), true);
+          await page.reload();
+          await waitForIslands(page);
+          assert.equal(await dialog.isVisible(), false);
+          assert.deepEqual(page.problems(), []);
+        } finally {
+          await page.closeContext();
+        }
+      });
+
+      it('reveals the profile image on click', async () => {
+        const page = await openPage(browser, `${server.url}/`, { width, dark });
+        try {
+          const filter = () => page.locator('.profile-image img').evaluate((img) => getComputedStyle(img).filter);
+          assert.match(await filter(), /blur/);
+          await page.locator('.profile-reveal').click();
+          await page.waitForTimeout(350);
+          assert.equal(await filter(), 'none');
+          assert.equal(await page.locator('.profile-reveal').count(), 0);
+        } finally {
+          await page.closeContext();
+        }
+      });
+
+      it('shows breadcrumb, the active section and working navigation', async () => {
+        const page = await openPage(browser, `${server.url}/valuation-models/dcf`, { width, dark });
+        try {
+          const crumbs = await page.locator('nav.breadcrumb li').allTextContents();
+          assert.deepEqual(
+            crumbs.map((c) => c.trim()),
+            ['Home', 'Valuation Models', 'DCF'],
+          );
+          assert.equal(await page.locator('nav.breadcrumb li:last-child a').count(), 0);
+          assert.equal(await page.locator('.topbar-link[aria-current="page"]').getAttribute('href'), '/valuation-models');
+          await page.locator('nav.breadcrumb a', { hasText: 'Valuation Models' }).click();
+          await page.waitForURL(`${server.url}/valuation-models`);
+          await page.locator('.sidebar-link[href="/notes"]').click();
+          await page.waitForURL(`${server.url}/notes`);
+          await waitForIslands(page);
+          assert.equal(await page.locator('.sidebar-item.is-active .sidebar-link').getAttribute('href'), '/notes');
+          assert.deepEqual(page.problems(), []);
+        } finally {
+          await page.closeContext();
+        }
+      });
+    });
+  }
+}
+
+describe('member login state in the top bar', () => {
+  let member;
+  before(async () => {
+    member = await createMember(server);
+  });
+
+  for (const width of [1280, 375]) {
+    it(`logs out with the 'hint' modal and goes home (${width}px)`, async () => {
+      const page = await openPage(browser, null, { width });
+      try {
+        await logIn(page, server, member);
+        await page.goto(`${server.url}/zh/notes`);
+        await waitForIslands(page);
+        const logout = page.locator('.topbar .member-button', { hasText: '登出' });
+        await logout.waitFor({ state: 'visible' });
+        await logout.click();
+        const modal = page.locator('dialog.modal[open]');
+        await modal.waitFor({ state: 'visible' });
+        assert.equal((await modal.locator('.modal-title').textContent()).trim(), '提示');
+        await modal.locator('button').click();
+        await page.waitForURL(`${server.url}/zh/`);
+        await waitForIslands(page);
+        await page.locator('.topbar a.member-button[href="/zh/login"]').waitFor({ state: 'visible' });
+        const status = await page.evaluate(() => fetch('/api/denglu', { credentials: 'include' }).then((r) => r.json()));
+        assert.equal(status.loggedIn, false);
+        assert.deepEqual(page.problems(), []);
+      } finally {
+        await page.closeContext();
+      }
+    });
+  }
+
+  it('shows neither Member Login nor Logout on the login page', async () => {
+    const page = await openPage(browser, `${server.url}/login`, { width: 1280 });
+    try {
+      assert.equal(await page.locator('.topbar .member-button').count(), 0);
+    } finally {
+      await page.closeContext();
+    }
+  });
+});
+
+describe('failures', () => {
+  it('shows a ChunkLoadError with type and URL, and retries', async () => {
+    const page = await openPage(browser, null, { width: 1280 });
+    try {
+      let block = true;
+      await page.route(/\/assets\/TopBar-[A-Z0-9]+\.js$/, (route) => (block ? route.fulfill({ status: 404, body: 'missing' }) : route.continue()));
+      await page.goto(`${server.url}/notes`);
+      const error = page.locator('.island[data-island="TopBar"] .chunk-error');
+      await error.waitFor({ state: 'visible' });
+      const text = await error.textContent();
+      assert.match(text, /ChunkLoadError/);
+      assert.match(text, /missing/);
+      assert.match(text, /\/assets\/TopBar-[A-Z0-9]+\.js/);
+      // The prerendered top bar stays readable behind the message.
+      assert.equal(await page.locator('.topbar-home').isVisible(), true);
+      block = false;
+      await error.locator('button').click();
+      await waitForIslands(page);
+      assert.equal(await error.count(), 0);
+    } finally {
+      await page.closeContext();
+    }
+  });
+});
+
+describe('without JavaScript', () => {
+  for (const width of [1280, 375]) {
+    it(`renders content, breadcrumb and real links (${width}px)`, async () => {
+      const page = await openPage(browser, `${server.url}/valuation-models/dcf`, { width, javaScript: false });
+      try {
+        await page.waitForTimeout(600);
+        assert.match(await page.locator('main h1').textContent(), /Discounted Cash Flow/);
+        assert.equal(await page.locator('.article').isVisible(), true);
+        assert.equal(await page.locator('.article').evaluate((el) => getComputedStyle(el).opacity), '1');
+        assert.equal(await page.locator('nav.breadcrumb li').count(), 3);
+        assert.equal(await page.locator('.sidebar-link[href="/notes"]').count(), 1);
+        assert.equal(await page.locator('.topbar a.member-button[href="/login"]').count(), 1);
+        // Controls that need JavaScript are not offered.
+        assert.equal(await page.locator('.sidebar-footer button').first().isVisible(), false);
+        await page.locator('.sidebar-link[href="/notes"]').click();
+        await page.waitForURL(`${server.url}/notes`);
+        assert.ok((await page.locator('li.entry').count()) >= 1);
+      } finally {
+        await page.closeContext();
+      }
+    });
+  }
+});
