@@ -44,17 +44,17 @@ macro_rules! on_both_databases {
                 #[allow(unused_imports)]
                 use super::*;
 
-                async fn run($backend: Backend) $body
+                async fn run_test($backend: Backend) $body
 
                 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
                 async fn sqlite() {
-                    run(Backend::Sqlite).await
+                    run_test(Backend::Sqlite).await
                 }
 
                 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
                 async fn postgres() {
                     if $crate::common::postgres_available() {
-                        run(Backend::Postgres).await
+                        run_test(Backend::Postgres).await
                     }
                 }
             }

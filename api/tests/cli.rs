@@ -1,0 +1,84 @@
+//! The owner's command line: `api invite create|list|revoke` and `api members list`.
+
+mod common;
+use common::{Backend, TestApp};
+use poem::http::StatusCode;
+use serde_json::json;
+use std::process::Command;
+
+fn api_cli(app: &TestApp, args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_api"))
+        .args(args)
+        .env("DATA_DIR", app.dir.path().join("data"))
+        .env("DATABASE_URL", &app.database_url)
+        .env("RUST_LOG", "warn")
+        .output()
+        .expect("run the api binary");
+    (out.status.success(), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+on_both_databases! {
+    async fn invite_create_prints_the_code_last(backend: Backend) {
+        let app = TestApp::new(backend).await;
+        let (ok, out, err) = api_cli(&app, &["invite", "create", "--uses", "2", "--expires-days", "3"]);
+        assert!(ok, "{err}");
+        let code = out.lines().last().unwrap().trim().to_string();
+        assert_eq!(code.len(), 14, "{out}");
+        assert!(out.contains("2 uses"));
+        // The code works twice, then no more.
+        for (name, email) in [("first", "first@example.com"), ("second", "second@example.com")] {
+            let email_code = app.signup_code(email, name).await;
+            app.post("/api/register", json!({"username": name, "password": "password123", "email": email,
+                                             "invitationCode": code, "emailVerificationCode": email_code}))
+                .await
+                .assert(StatusCode::OK);
+        }
+        let email_code = app.signup_code("third@example.com", "third").await;
+        app.post("/api/register", json!({"username": "third", "password": "password123", "email": "third@example.com",
+                                         "invitationCode": code, "emailVerificationCode": email_code}))
+            .await
+            .assert(StatusCode::BAD_REQUEST);
+
+        let (ok, list, _) = api_cli(&app, &["invite", "list"]);
+        assert!(ok);
+        assert!(list.contains(&format!("{}-…", &code[..4])), "{list}");
+        assert!(list.contains("2/2") && list.contains("used up"), "{list}");
+        assert!(!list.contains(&code), "the full code is never shown again");
+
+        let (ok, members, _) = api_cli(&app, &["members", "list"]);
+        assert!(ok);
+        assert!(members.contains("first") && members.contains("second@example.com"), "{members}");
+        assert!(!members.contains("third"));
+    }
+
+    async fn invite_revoke_stops_a_code(backend: Backend) {
+        let app = TestApp::new(backend).await;
+        let (_, out, _) = api_cli(&app, &["invite", "create"]);
+        let code = out.lines().last().unwrap().trim().to_string();
+        let (ok, _, err) = api_cli(&app, &["invite", "revoke", &code.to_lowercase()]);
+        assert!(ok, "{err}");
+        let (_, list, _) = api_cli(&app, &["invite", "list"]);
+        assert!(list.contains("revoked"), "{list}");
+        let email_code = app.signup_code("rev@example.com", "rev").await;
+        app.post("/api/register", json!({"username": "rev", "password": "password123", "email": "rev@example.com",
+                                         "invitationCode": code, "emailVerificationCode": email_code}))
+            .await
+            .assert(StatusCode::BAD_REQUEST);
+        let (ok, _, err) = api_cli(&app, &["invite", "revoke", "ZZZZ-ZZZZ-ZZZZ"]);
+        assert!(!ok);
+        assert!(err.contains("no invitation"), "{err}");
+    }
+}
+
+#[test]
+fn serve_help_lists_every_environment_variable() {
+    let out = Command::new(env!("CARGO_BIN_EXE_api")).args(["serve", "--help"]).output().unwrap();
+    let help = String::from_utf8_lossy(&out.stdout);
+    for var in [
+        "PORT", "DIST_DIR", "DATA_DIR", "DATABASE_URL", "PUBLIC_URL", "SMTP_URL", "MAIL_FROM", "BLOG_FEED_URL",
+        "FEED_CACHE_SECONDS", "GOOGLE_CLIENT_ID", "GOOGLE_CLIENT_SECRET", "GOOGLE_AUTH_URL", "GOOGLE_TOKEN_URL",
+        "GOOGLE_USERINFO_URL", "RATE_LIMIT_SCALE",
+    ] {
+        assert!(help.contains(&format!("env: {var}")), "{var} missing from serve --help:\n{help}");
+    }
+}
