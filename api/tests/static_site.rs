@@ -239,7 +239,8 @@ async fn unprefixed_pages_answer_in_the_visitors_language() {
     let root = fixture();
     let base = start(&dist(&root), false).await;
 
-    let cases: &[(&[(&str, &str)], &str, &str)] = &[
+    type Case<'a> = (&'a [(&'a str, &'a str)], &'a str, &'a str);
+    let cases: &[Case] = &[
         (&[], "en", "en"),
         (&[("accept-language", "zh-TW,zh;q=0.9,en;q=0.8")], "zh", "zh-Hant"),
         (&[("accept-language", "zh-Hant")], "zh", "zh-Hant"),

@@ -94,3 +94,41 @@ pub fn is_content_hashed(path: &str) -> bool {
         None => false,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_hashed_asset_names_are_immutable() {
+        assert!(is_content_hashed("assets/entry-5XKQ3Z2A.js"));
+        assert!(is_content_hashed("assets/chunk-HYW6B6RY.js"));
+        assert!(is_content_hashed("assets/entry-PLLIG2FN.css"));
+        assert!(is_content_hashed("assets/search-index-0123456789.json"));
+        assert!(!is_content_hashed("assets/manifest.json"));
+        assert!(!is_content_hashed("assets/entry-short.js"));
+        assert!(!is_content_hashed("images/photo-ABCDEFGH.png"));
+        assert!(!is_content_hashed("index.html"));
+    }
+
+    #[test]
+    fn content_types() {
+        assert_eq!(content_type("zh/index.html"), "text/html; charset=utf-8");
+        assert_eq!(content_type("assets/a-X.js"), "text/javascript");
+        assert_eq!(content_type("locales/en/translation.json"), "application/json");
+        assert_eq!(content_type("images/a.svg"), "image/svg+xml");
+        assert_eq!(content_type("robots.txt"), "text/plain; charset=utf-8");
+        assert_eq!(content_type("images/a.png"), "image/png");
+        assert_eq!(content_type("LICENSE"), "application/octet-stream");
+    }
+
+    #[test]
+    fn csp_lists_hashes_and_allows_no_inline_script() {
+        let mut headers = HeaderMap::new();
+        SecurityHeaders::new(&["sha256-abc=".into(), "sha256-def=".into()]).apply(&mut headers);
+        let csp = headers[CONTENT_SECURITY_POLICY].to_str().unwrap();
+        assert!(csp.contains("script-src 'self' 'sha256-abc=' 'sha256-def=';"), "{csp}");
+        assert!(!csp.contains("unsafe"), "{csp}");
+        assert_eq!(headers[X_FRAME_OPTIONS], "DENY");
+    }
+}
