@@ -107,7 +107,7 @@ on_both_databases! {
         // No thumbnail in the feed: the first image of the content.
         assert_eq!(items[1]["thumbnail"], "https://cdn.example/cash.jpg");
         assert!(!items[1]["content"].as_str().unwrap().contains("onerror"));
-        assert_eq!(items[2]["thumbnail"], Value::Null);
+        assert!(items[2].get("thumbnail").is_none(), "no thumbnail: the client shows its default");
         assert_eq!(items[2]["content"], "Just words.");
     }
 
@@ -172,6 +172,6 @@ on_both_databases! {
         reply.assert(StatusCode::OK);
         assert_eq!(reply.body["items"], Value::Array(vec![]));
         assert_eq!(reply.body["stale"], Value::Bool(true));
-        assert_eq!(reply.body["fetchedAt"], Value::Null);
+        assert!(reply.body.get("fetchedAt").is_none());
     }
 }

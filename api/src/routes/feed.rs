@@ -11,7 +11,7 @@ use tokio::sync::Mutex;
 pub struct FeedApi(pub Arc<AppState>);
 
 /// A blog post, in SPEC.md's shape.
-#[derive(Object, Debug, Clone, serde::Serialize)]
+#[derive(Object, Debug, Clone)]
 #[oai(rename_all = "camelCase")]
 pub struct BlogPost {
     pub title: String,
@@ -20,7 +20,8 @@ pub struct BlogPost {
     /// RFC 3339, or empty when the feed gives no date.
     pub pub_date: String,
     pub guid: String,
-    /// The feed's thumbnail, else the first image of the content; null when neither exists.
+    /// The feed's thumbnail, else the first image of the content; absent when neither exists.
+    #[oai(skip_serializing_if_is_none)]
     pub thumbnail: Option<String>,
     /// Sanitised HTML.
     pub content: String,
@@ -30,7 +31,8 @@ pub struct BlogPost {
 #[oai(rename_all = "camelCase")]
 pub struct FeedBody {
     pub items: Vec<BlogPost>,
-    /// When the items were fetched (Unix seconds); null when no copy was ever fetched.
+    /// When the items were fetched (Unix seconds); absent when no copy was ever fetched.
+    #[oai(skip_serializing_if_is_none)]
     pub fetched_at: Option<i64>,
     /// True when the upstream failed and these items are the last good copy (or none).
     pub stale: bool,
