@@ -7,6 +7,61 @@ use poem::http::StatusCode;
 use serde_json::{json, Value};
 
 on_both_databases! {
+    async fn two_instances_share_sessions_codes_and_limits(backend: Backend) {
+        // Nothing lives only in one instance's memory: a second app on the same database sees it all.
+        let first = TestApp::new(backend).await;
+        let url = first.database_url.clone();
+        let outbox = first.outbox();
+        let second = TestApp::with(backend, |s| {
+            s.database_url = url;
+            s.data_dir = outbox.parent().unwrap().to_path_buf();
+        })
+        .await;
+        first.register("shared", "shared@example.com", "shared password").await;
+        let cookie = first.login("shared", "shared password").await;
+        assert_eq!(second.logged_in_as(&cookie).await.as_deref(), Some("shared"));
+        second.get("/api/denglu?logout=true", &[("cookie", &cookie)]).await.assert(StatusCode::OK);
+        assert_eq!(first.logged_in_as(&cookie).await, None);
+        // A code sent by one instance is checked by the other, and so is the send limit.
+        first.post("/api/send-email", json!({"email": "both@example.com", "username": "both"})).await.assert(StatusCode::OK);
+        second.post("/api/send-email", json!({"email": "both@example.com", "username": "both"})).await.assert(StatusCode::TOO_MANY_REQUESTS);
+        let code = first.wait_for_mails("both@example.com", 1).await[0].code().unwrap();
+        let invite = first.invite(1, None).await;
+        second
+            .post("/api/register", json!({"username": "both", "password": "password123", "email": "both@example.com",
+                                          "invitationCode": invite, "emailVerificationCode": code}))
+            .await
+            .assert(StatusCode::OK);
+    }
+
+    async fn code_and_invitation_guesses_are_limited_per_client(backend: Backend) {
+        let app = TestApp::new(backend).await;
+        for i in 0..10 {
+            app.post("/api/verify-code", json!({"username": "guess", "email": "g@example.com", "code": format!("{i:06}")}))
+                .await
+                .assert(StatusCode::BAD_REQUEST);
+            app.post("/api/auth/verify-invite", json!({"token": "t", "inviteCode": format!("CODE-{i}")}))
+                .await
+                .assert(StatusCode::BAD_REQUEST);
+            app.post("/api/register", json!({"username": "guess", "password": "password123", "email": "g@example.com",
+                                             "invitationCode": "X", "emailVerificationCode": format!("{i:06}")}))
+                .await
+                .assert(StatusCode::BAD_REQUEST);
+        }
+        let limited = app.post("/api/verify-code", json!({"username": "guess", "email": "g@example.com", "code": "123456"})).await;
+        limited.assert(StatusCode::TOO_MANY_REQUESTS);
+        assert!(!limited.field("message").is_empty());
+        let wait = limited.retry_after();
+        assert!((1..=900).contains(&wait));
+        let invite = app.post("/api/auth/verify-invite", json!({"token": "t", "inviteCode": "CODE"})).await;
+        invite.assert(StatusCode::TOO_MANY_REQUESTS);
+        assert!(!invite.field("error").is_empty());
+        app.clock.advance(wait as i64);
+        app.post("/api/verify-code", json!({"username": "guess", "email": "g@example.com", "code": "123456"}))
+            .await
+            .assert(StatusCode::BAD_REQUEST);
+    }
+
     async fn foreign_origins_are_refused(backend: Backend) {
         let app = TestApp::new(backend).await;
         let body = json!({"username": "someone", "password": "whatever1"});
@@ -165,4 +220,19 @@ on_both_databases! {
         assert!(!script_src.contains("unsafe"), "{script_src}");
         assert!(csp.contains("frame-ancestors 'none'"));
     }
+}
+
+#[tokio::test]
+async fn sqlite_runs_in_wal_mode() {
+    use sea_orm::{ConnectionTrait, Statement};
+    let app = TestApp::new(Backend::Sqlite).await;
+    let row = app
+        .state
+        .db
+        .query_one(Statement::from_string(sea_orm::DbBackend::Sqlite, "PRAGMA journal_mode"))
+        .await
+        .unwrap()
+        .unwrap();
+    let mode: String = row.try_get_by_index(0).unwrap();
+    assert_eq!(mode, "wal");
 }
