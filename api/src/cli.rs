@@ -16,7 +16,7 @@ pub struct Cli {
 #[derive(Subcommand)]
 pub enum Command {
     /// Serve dist/ and /api on 127.0.0.1:PORT.
-    Serve(ServeArgs),
+    Serve(Box<ServeArgs>),
     /// Make, list and revoke invitation codes.
     Invite {
         #[command(subcommand)]

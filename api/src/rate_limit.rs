@@ -83,7 +83,7 @@ impl RateLimiter {
             .exec(&self.db)
             .await?;
         // Old events only take space; sweep now and then rather than on every write.
-        if self.writes.fetch_add(1, Ordering::Relaxed) % 200 == 0 {
+        if self.writes.fetch_add(1, Ordering::Relaxed).is_multiple_of(200) {
             rate_event::Entity::delete_many().filter(rate_event::Column::At.lt(now - 86_400)).exec(&self.db).await?;
         }
         Ok(())

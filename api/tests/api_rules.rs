@@ -141,7 +141,8 @@ on_both_databases! {
         let english = "Please enter a valid email address.";
         let chinese = "請輸入有效的電子郵件地址。";
         let japanese = "有効なメールアドレスを入力してください。";
-        let cases: Vec<(Option<&str>, Vec<(&str, &str)>, &str)> = vec![
+        type Case<'a> = (Option<&'a str>, Vec<(&'a str, &'a str)>, &'a str);
+        let cases: Vec<Case> = vec![
             (None, vec![], english),
             (None, vec![("accept-language", "ja-JP,ja;q=0.9")], japanese),
             (None, vec![("accept-language", "ja"), ("cookie", "selectedLanguage=zh")], chinese),
@@ -235,4 +236,32 @@ async fn sqlite_runs_in_wal_mode() {
         .unwrap();
     let mode: String = row.try_get_by_index(0).unwrap();
     assert_eq!(mode, "wal");
+}
+
+/// The API as `serve` mounts it: under `/api` beside the static site, whose headers wrap it.
+#[tokio::test]
+async fn the_whole_app_serves_the_api_under_api() {
+    let dir = tempfile::tempdir().unwrap();
+    let dist = dir.path().join("dist");
+    std::fs::create_dir_all(&dist).unwrap();
+    std::fs::write(
+        dist.join("_site.json"),
+        r#"{"languages":[{"code":"en","tag":"en"},{"code":"zh","tag":"zh-Hant"},{"code":"ja","tag":"ja"}],
+            "default_language":"en","script_hashes":[],"dev":false}"#,
+    )
+    .unwrap();
+    let settings = api::settings::Settings::for_data_dir(&dir.path().join("data"), &dist, 8080);
+    let app = api::startup::build_app(settings).await.unwrap();
+    let client = poem::test::TestClient::new(app);
+    let status = Reply::read(client.get("/api/denglu").send().await.0).await;
+    status.assert(StatusCode::OK);
+    assert_eq!(status.body, json!({"loggedIn": false}));
+    let unknown = Reply::read(client.get("/api/nothing-here").send().await.0).await;
+    unknown.assert(StatusCode::NOT_FOUND);
+    assert!(unknown.body.get("message").is_some());
+    let docs = Reply::read(client.get("/api/docs").send().await.0).await;
+    docs.assert(StatusCode::OK);
+    let csps: Vec<_> = docs.headers.get_all("content-security-policy").iter().collect();
+    assert_eq!(csps.len(), 1, "the docs page keeps its own CSP only");
+    assert!(csps[0].to_str().unwrap().contains("'sha256-"));
 }

@@ -41,7 +41,7 @@ fn token_endpoint(req: &Request, Form(form): Form<HashMap<String, String>>, prov
     let challenge = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(Sha256::digest(verifier.as_bytes()));
     let valid = client_ok
         && form.get("grant_type").map(String::as_str) == Some("authorization_code")
-        && form.get("code").is_some()
+        && form.contains_key("code")
         && form.get("code") == p.code.as_ref()
         && p.challenge.as_deref() == Some(challenge.as_str());
     // An authorization code works once.

@@ -9,10 +9,13 @@ use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpListener;
 
 /// A tiny SMTP server: enough of RFC 5321 for one client to hand over messages.
-async fn smtp_sink() -> (u16, Arc<Mutex<Vec<(Vec<String>, String)>>>) {
+/// (recipients, message) pairs as the sink received them.
+type Inbox = Arc<Mutex<Vec<(Vec<String>, String)>>>;
+
+async fn smtp_sink() -> (u16, Inbox) {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let port = listener.local_addr().unwrap().port();
-    let received: Arc<Mutex<Vec<(Vec<String>, String)>>> = Arc::default();
+    let received: Inbox = Arc::default();
     let store = received.clone();
     tokio::spawn(async move {
         loop {
