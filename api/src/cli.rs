@@ -40,7 +40,7 @@ pub enum InviteCommand {
         /// How many sign-ups the code allows.
         #[arg(long, default_value_t = 1)]
         uses: u32,
-        /// Days until the code expires (none: it never expires).
+        /// Days until the code expires (0: it never expires).
         #[arg(long, default_value_t = 30)]
         expires_days: u32,
     },
