@@ -5,7 +5,7 @@
 
 use generator::layout::{LEGAL_ROUTES, MEMBER_ROUTES};
 use generator::site::{build, page_file, BuildOptions};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::OnceLock;
 
 /// SPEC.md section 2's route table.
