@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { launchBrowser, openPage, startServer } from './harness.mjs';
+import { launchBrowser, openPage, startServer, waitForIslands } from './harness.mjs';
 
 const axeSource = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -24,6 +24,12 @@ function watchPosts(page) {
     if (r.method() === 'POST' && pathname.startsWith('/api/')) posts.push(pathname);
   });
   return posts;
+}
+
+/** A full page load, ready once the islands have hydrated (typing earlier is its own test). */
+async function visit(page, url) {
+  await page.goto(url);
+  await waitForIslands(page);
 }
 
 const errorBox = (page) => page.locator('.member-form .form-error');
@@ -83,6 +89,7 @@ describe('member forms', () => {
       await success.waitFor();
       await success.getByRole('button', { name: 'Close' }).click();
       await page.waitForURL(`${server.url}/login`);
+      await waitForIslands(page);
       assert.deepEqual(page.problems(), []);
 
       await page.getByLabel('Username').fill(who.username);
@@ -121,6 +128,7 @@ describe('member forms', () => {
       await page.getByLabel('驗證碼', { exact: true }).fill(code);
       await page.getByRole('button', { name: '確認', exact: true }).click();
       await page.waitForURL(`${server.url}/zh/reset-password`);
+      await waitForIslands(page);
       // The token rode in sessionStorage, never in the address.
       assert.equal(new URL(page.url()).search, '');
 
@@ -130,6 +138,7 @@ describe('member forms', () => {
       await page.getByRole('button', { name: '確認重設' }).click();
       await page.locator('.form-status').filter({ hasText: /\S/ }).waitFor();
       await page.waitForURL(`${server.url}/zh/login`, { timeout: 10000 });
+      await waitForIslands(page);
       const waited = Date.now() - started;
       assert.ok(waited >= 2000, `went to /login after ${waited} ms`);
       assert.equal(await page.evaluate(() => Object.keys(sessionStorage).some((k) => k.startsWith('navState:'))), false, 'state cleared after use');
@@ -161,7 +170,7 @@ describe('member forms', () => {
         await page.getByRole('button', { name: 'Login', exact: true }).click();
         assert.equal((await errorBox(page).textContent()).trim(), 'Please fill in username and password');
 
-        await page.goto(`${server.url}/register`);
+        await visit(page, `${server.url}/register`);
         await page.getByRole('button', { name: 'Register', exact: true }).click();
         assert.equal((await errorBox(page).textContent()).trim(), 'Please fill in all fields');
         const sendButton = page.getByRole('button', { name: 'Send code' });
@@ -181,22 +190,23 @@ describe('member forms', () => {
           await modal.waitFor({ state: 'hidden' });
         }
 
-        await page.goto(`${server.url}/verifycode`);
+        await visit(page, `${server.url}/verifycode`);
         await page.getByRole('button', { name: 'Confirm', exact: true }).click();
         assert.equal((await errorBox(page).textContent()).trim(), 'Please fill in all fields');
 
-        await page.goto(`${server.url}/reset-password`);
+        await visit(page, `${server.url}/reset-password`);
         await page.getByRole('heading', { name: 'Illegal entry' }).waitFor();
         assert.match(await page.locator('.member-form').textContent(), /Please complete the verification step first/);
         // With the verification step's state, mismatched passwords are caught before sending.
         await page.evaluate(() => sessionStorage.setItem('navState:/reset-password', JSON.stringify({ username: 'someone', token: 'not-a-token' })));
         await page.reload();
+        await waitForIslands(page);
         await page.getByLabel('New password').fill('one-password');
         await page.getByLabel('Confirm password').fill('another-password');
         await page.getByRole('button', { name: 'Confirm reset' }).click();
         assert.equal((await errorBox(page).textContent()).trim(), 'The two passwords entered do not match');
 
-        await page.goto(`${server.url}/invite?token=abc`);
+        await visit(page, `${server.url}/invite?token=abc`);
         await page.getByRole('button', { name: 'Submit' }).click();
         assert.equal((await errorBox(page).textContent()).trim(), 'Please enter invitation code');
 
@@ -218,7 +228,7 @@ describe('member forms', () => {
       assert.equal((await errorBox(page).textContent()).trim(), 'Login failed, please check username and password');
 
       const who = identity('cid');
-      await page.goto(`${server.url}/register`);
+      await visit(page, `${server.url}/register`);
       await page.getByLabel('Username').fill(who.username);
       await page.getByLabel('Password').fill(who.password);
       await page.getByLabel('Email', { exact: true }).fill(who.email);
@@ -234,7 +244,7 @@ describe('member forms', () => {
       await failure.waitFor({ state: 'hidden' });
       assert.equal(new URL(page.url()).pathname, '/register', 'a failure does not redirect');
 
-      await page.goto(`${server.url}/verifycode`);
+      await visit(page, `${server.url}/verifycode`);
       await page.getByLabel('Username').fill(who.username);
       await page.getByLabel('Email', { exact: true }).fill(who.email);
       await page.getByLabel('Verification code').fill('123456');
@@ -243,7 +253,7 @@ describe('member forms', () => {
       assert.notEqual((await errorBox(page).textContent()).trim(), '');
       assert.equal(new URL(page.url()).pathname, '/verifycode');
 
-      await page.goto(`${server.url}/invite?token=not-a-real-token`);
+      await visit(page, `${server.url}/invite?token=not-a-real-token`);
       // (the form's section is labelled by its heading, also 'Invitation code')
       await page.getByRole('textbox', { name: 'Invitation code' }).fill('NOT-A-CODE');
       await page.getByRole('button', { name: 'Submit' }).click();
@@ -296,6 +306,7 @@ describe('member forms', () => {
       assert.equal(await google.getAttribute('href'), '/api/auth/google');
       await google.click();
       await page.waitForURL(/\/login\?error=google_unavailable$/);
+      await waitForIslands(page);
       await errorBox(page).filter({ hasText: /\S/ }).waitFor();
       assert.equal((await errorBox(page).textContent()).trim(), 'Google sign-in is not available right now');
       assert.deepEqual(page.problems(), []);
@@ -319,6 +330,32 @@ describe('member forms', () => {
       await page.waitForURL(`${server.url}/zh/MemberPage`);
       assert.deepEqual(sent.body, { token: 'tok-123', inviteCode: 'INV-CODE' });
       assert.match(sent.headers['content-type'], /application\/json/);
+      assert.deepEqual(page.problems(), []);
+    } finally {
+      await page.closeContext();
+    }
+  });
+
+  test('what is typed before the form hydrates is kept', async () => {
+    const page = await openPage(browser, null, { expectHttpErrors: /^\/api\/denglu$/ });
+    const posts = watchPosts(page);
+    try {
+      let release;
+      const held = new Promise((resolve) => (release = resolve));
+      // Hold the form's own chunk: the prerendered form is on screen but not yet interactive.
+      await page.route(/\/assets\/LoginForm-[^/]+\.js$/, async (route) => {
+        await held;
+        await route.continue();
+      });
+      await page.goto(`${server.url}/login`);
+      await page.getByLabel('Username').fill('early_bird');
+      await page.getByLabel('Password').fill('typed before hydration');
+      release();
+      await waitForIslands(page);
+      await page.getByRole('button', { name: 'Login', exact: true }).click();
+      await errorBox(page).filter({ hasText: /\S/ }).waitFor();
+      assert.equal((await errorBox(page).textContent()).trim(), 'Login failed, please check username and password');
+      assert.deepEqual(posts, ['/api/denglu']);
       assert.deepEqual(page.problems(), []);
     } finally {
       await page.closeContext();

@@ -1,4 +1,4 @@
-import { useId, type ChangeEvent, type FormEvent, type ReactNode } from "react";
+import { useEffect, useId, useRef, type ChangeEvent, type FormEvent, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { localizedPath, type Lang } from "../lib/languages";
 
@@ -68,11 +68,22 @@ export interface TextFieldProps {
 
 export function TextField({ label, name, value, onChange, type = "text", autoComplete, inputMode, invalid, errorId, addon }: TextFieldProps) {
   const id = useId();
+  const input = useRef<HTMLInputElement>(null);
+  // The prerendered field can be typed into (or autofilled) before hydration; React keeps that
+  // text on screen but not in state, so take it over once, right after hydrating.
+  const adopted = useRef(false);
+  useEffect(() => {
+    if (adopted.current) return;
+    adopted.current = true;
+    const typed = input.current?.value ?? "";
+    if (typed && typed !== value) onChange(typed);
+  }, [onChange, value]);
   return (
     <div className="field form-field">
       <label htmlFor={id}>{label}</label>
       <div className={addon ? "form-control form-control-addon" : "form-control"}>
         <input
+          ref={input}
           id={id}
           name={name}
           type={type}
