@@ -53,11 +53,14 @@ export default function Search({ indexUrl, lang: langProp }: { indexUrl: string;
   const [labels, setLabels] = useState<RouteLabels | undefined>(undefined);
   const query = useDeferredValue(input);
   const started = useRef(false);
+  const inputRef = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
     if (started.current) return;
     started.current = true;
-    setInput((new URLSearchParams(window.location.search).get("q") ?? "").trim());
+    // Text typed into the prerendered box before hydration wins over the address's ?q=.
+    const typed = inputRef.current?.value ?? "";
+    setInput(typed || (new URLSearchParams(window.location.search).get("q") ?? "").trim());
     setPhase("loadingTranslations");
     // The index download runs alongside the translations; the phases report what is awaited.
     const indexLoad = loadIndex(indexUrl).catch((err: unknown) => {
@@ -112,6 +115,7 @@ export default function Search({ indexUrl, lang: langProp }: { indexUrl: string;
         </label>
         <div className="search-row">
           <input
+            ref={inputRef}
             id={inputId}
             className="search-input"
             type="search"
