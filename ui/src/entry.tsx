@@ -7,6 +7,7 @@ import { createI18n, type LocaleBundle } from './lib/i18n';
 import { loadLocale } from './lib/localeLoader';
 import { importWithTimeout, ChunkLoadError, showChunkError } from './lib/chunks';
 import { DEFAULT_LANGUAGE } from './lib/languages';
+import { watchScrollers } from './lib/scrollers';
 import { applyDarkMode, readPreference, readSelectedLanguage, writeLanguageCookie } from './lib/preferences';
 
 function parseProps(el: HTMLElement): Record<string, unknown> {
@@ -50,6 +51,7 @@ function start() {
   applyDarkMode(readPreference('darkMode') === 'true');
   const stored = readSelectedLanguage();
   if (stored) writeLanguageCookie(stored);
+  watchScrollers();
   const islands = Array.from(document.querySelectorAll<HTMLElement>('.island[data-island]'));
   if (islands.length === 0) return;
   const bundle = loadLocale(lng);

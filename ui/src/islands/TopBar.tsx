@@ -46,13 +46,12 @@ export default function TopBar({ route, lang: langProp, languages }: TopBarProps
   useEffect(() => {
     if (!openMenu) return;
     const onPointer = (event: PointerEvent) => {
-      if (!bar.current?.contains(event.target as Node)) setOpenMenu(null);
+      if (!bar.current?.contains(event.target as Node)) closeMenu(openMenu);
     };
     const onKey = (event: KeyboardEvent) => {
       if (event.key !== 'Escape') return;
-      const summary = bar.current?.querySelector<HTMLElement>(`[data-menu="${openMenu}"] > summary`);
-      setOpenMenu(null);
-      summary?.focus();
+      closeMenu(openMenu);
+      menuElement(openMenu)?.querySelector<HTMLElement>(':scope > summary')?.focus();
     };
     document.addEventListener('pointerdown', onPointer);
     document.addEventListener('keydown', onKey);
@@ -62,9 +61,16 @@ export default function TopBar({ route, lang: langProp, languages }: TopBarProps
     };
   }, [openMenu]);
 
-  // The two dropdowns are mutually exclusive: opening one closes the other.
+  // The two dropdowns are mutually exclusive: opening one closes the other. The <details> keep
+  // their own open state (they work without JavaScript); React only closes them.
+  const menuElement = (menu: Menu) => bar.current?.querySelector<HTMLDetailsElement>(`details[data-menu="${menu}"]`) ?? null;
+  const closeMenu = (menu: Menu) => {
+    const details = menuElement(menu);
+    if (details?.open) details.open = false;
+  };
   const onToggle = (menu: Menu) => (event: SyntheticEvent<HTMLDetailsElement>) => {
     const isOpen = event.currentTarget.open;
+    if (isOpen) closeMenu(menu === 'language' ? 'tools' : 'language');
     setOpenMenu((current) => (isOpen ? menu : current === menu ? null : current));
   };
 
@@ -136,7 +142,6 @@ export default function TopBar({ route, lang: langProp, languages }: TopBarProps
           className="dropdown lang-dropdown"
           data-menu="language"
           name="topbar-menu"
-          open={openMenu === 'language'}
           onToggle={onToggle('language')}
         >
           <summary className="icon-button" aria-label={t('topbar.language', 'Language')}>
@@ -149,7 +154,6 @@ export default function TopBar({ route, lang: langProp, languages }: TopBarProps
           className="dropdown tools-dropdown"
           data-menu="tools"
           name="topbar-menu"
-          open={openMenu === 'tools'}
           onToggle={onToggle('tools')}
         >
           <summary className="icon-button" aria-label={t('topbar.toolsMenu', 'More')}>
