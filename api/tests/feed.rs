@@ -165,6 +165,17 @@ on_both_databases! {
         assert_eq!(recovered.body["stale"], Value::Bool(false));
     }
 
+    async fn an_oversized_feed_is_refused(backend: Backend) {
+        let (app, upstream) = setup(backend, RSS).await;
+        let good = app.get("/api/feed", &[]).await;
+        let huge: &'static str = Box::leak(format!("{RSS}{}", " ".repeat(6 * 1024 * 1024)).into_boxed_str());
+        upstream.lock().unwrap().body = huge;
+        app.clock.advance(301);
+        let reply = app.get("/api/feed", &[]).await;
+        assert_eq!(reply.body["stale"], Value::Bool(true));
+        assert_eq!(reply.body["items"], good.body["items"]);
+    }
+
     async fn no_copy_and_no_upstream_is_an_empty_list(backend: Backend) {
         let (app, upstream) = setup(backend, RSS).await;
         upstream.lock().unwrap().failing = true;

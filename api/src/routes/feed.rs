@@ -94,8 +94,16 @@ impl FeedApi {
     }
 }
 
+/// A feed larger than this is not a blog feed worth holding in memory.
+const MAX_FEED_BYTES: usize = 5 * 1024 * 1024;
+
 async fn fetch(http: &reqwest::Client, url: &str) -> anyhow::Result<Vec<BlogPost>> {
-    let bytes = http.get(url).timeout(Duration::from_secs(10)).send().await?.error_for_status()?.bytes().await?;
+    let mut resp = http.get(url).timeout(Duration::from_secs(10)).send().await?.error_for_status()?;
+    let mut bytes = Vec::new();
+    while let Some(chunk) = resp.chunk().await? {
+        bytes.extend_from_slice(&chunk);
+        anyhow::ensure!(bytes.len() <= MAX_FEED_BYTES, "the feed is larger than {MAX_FEED_BYTES} bytes");
+    }
     parse(&bytes)
 }
 
