@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""Step 1: our generator against Hugo on the same synthetic site (N pages x 3 languages).
+
+    build_bench.py REPO WORK RESULTS N[:RUNS] ...
+
+For each N: cold builds (empty output dir, our UI bundle copied in first) and warm builds (output
+present), alternating ours and Hugo, RUNS of each; then the rebuild after editing one page (what
+`make dev` runs on a save). Appends result rows to RESULTS (JSON lines, see report.py).
+"""
+import json
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO, WORK, RESULTS = (Path(a).resolve() for a in sys.argv[1:4])
+SITE = REPO / "target/release/site"
+
+
+def row(**kw):
+    with open(RESULTS, "a") as f:
+        f.write(json.dumps(kw) + "\n")
+
+
+def timed(cmd):
+    start = time.perf_counter()
+    done = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    elapsed = time.perf_counter() - start
+    if done.returncode != 0:
+        sys.exit(f"failed: {' '.join(map(str, cmd))}\n{done.stdout}\n{done.stderr}")
+    return elapsed, done.stdout + done.stderr
+
+
+def ours_cmd(site, out):
+    return [SITE, "--root", site / "ours", "--out", out, "--templates", REPO / "generator/templates", "build"]
+
+
+def hugo_cmd(site, out):
+    return ["hugo", "--source", site / "hugo", "--destination", out, "--quiet"]
+
+
+def fresh_out(out, with_assets):
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+    if with_assets:
+        # The UI bundle is the UI build's output, not the generator's: present before a build.
+        shutil.copytree(REPO / "dist/assets", out / "assets", dirs_exist_ok=True, copy_function=shutil.copy2)
+
+
+def bench(n, runs):
+    site = WORK / f"site-{n}"
+    subprocess.run([sys.executable, REPO / "bench/make_site.py", str(n), site, REPO], check=True)
+    ours_out, hugo_out = site / "out-ours", site / "out-hugo"
+    times = {"ours-cold": [], "hugo-cold": [], "ours-warm": [], "hugo-warm": []}
+    pages = None
+    for r in range(runs):
+        fresh_out(ours_out, True)
+        t, log = timed(ours_cmd(site, ours_out))
+        times["ours-cold"].append(t)
+        pages = pages or log
+        fresh_out(hugo_out, False)
+        times["hugo-cold"].append(timed(hugo_cmd(site, hugo_out))[0])
+        times["ours-warm"].append(timed(ours_cmd(site, ours_out))[0])
+        times["hugo-warm"].append(timed(hugo_cmd(site, hugo_out))[0])
+        print(f"  N={n} run {r + 1}/{runs}: " + ", ".join(f"{k} {v[-1]:.1f}s" for k, v in times.items()), flush=True)
+    # Pages written by each: ours counts pages per language (plus sections and home).
+    total = 3 * (n + (n + 99) // 100 + 1)
+    med = {k: statistics.median(v) for k, v in times.items()}
+    for kind in ("cold", "warm"):
+        ours_pps, hugo_pps = total / med[f"ours-{kind}"], total / med[f"hugo-{kind}"]
+        row(group="1. Generator vs Hugo", row=f"N={n}x3 {kind} build (median of {runs})", ours=ours_pps,
+            anchor=hugo_pps, unit="pages/s", higher_is_better=True, goal=1.5,
+            detail=f"ours {med[f'ours-{kind}']:.2f}s, Hugo {med[f'hugo-{kind}']:.2f}s for {total} pages")
+
+    # An edit to one served page: ours rebuilds with the output present; Hugo (no incremental CLI
+    # build) anchors with its warm full build.
+    page = site / "ours/content/sec-000/p-00001.en.md"
+    edits = []
+    for r in range(runs):
+        with open(page, "a") as f:
+            f.write(f"\nEdited for the benchmark, pass {r}.\n")
+        edits.append(timed(ours_cmd(site, ours_out))[0])
+    html = (ours_out / "sec-000/p-00001/index.html").read_text()
+    assert f"pass {runs - 1}." in html, "the edited page was not rebuilt"
+    row(group="1. Generator vs Hugo", row=f"N={n}x3 rebuild after editing one page (median of {runs})",
+        ours=statistics.median(edits), anchor=med["hugo-warm"], unit="s", higher_is_better=False,
+        detail="anchor: Hugo's warm full build (Hugo has no one-page CLI rebuild)")
+    shutil.rmtree(site)
+
+
+if __name__ == "__main__":
+    for spec in sys.argv[4:]:
+        n, _, runs = spec.partition(":")
+        bench(int(n), int(runs or 3))
