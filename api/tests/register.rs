@@ -181,6 +181,23 @@ on_both_databases! {
         app.post("/api/register", form("quinn_two", "quinn2@example.com", &invite, &code)).await.assert(StatusCode::OK);
     }
 
+    async fn racing_sign_ups_cannot_share_the_last_use(backend: Backend) {
+        let app = TestApp::new(backend).await;
+        let invite = app.invite(1, None).await;
+        let mut forms = Vec::new();
+        for i in 0..6 {
+            let email = format!("race{i}@example.com");
+            let code = app.signup_code(&email, "racer").await;
+            forms.push(form(&format!("racer{i}"), &email, &invite, &code));
+        }
+        let replies = futures_util::future::join_all(forms.into_iter().map(|f| app.post("/api/register", f))).await;
+        let statuses: Vec<StatusCode> = replies.iter().map(|r| r.status).collect();
+        assert_eq!(statuses.iter().filter(|s| **s == StatusCode::OK).count(), 1, "{statuses:?}");
+        assert_eq!(statuses.iter().filter(|s| **s == StatusCode::BAD_REQUEST).count(), 5, "{statuses:?}");
+        assert_eq!(api::members::list(&app.state.db).await.unwrap().len(), 1);
+        assert_eq!(api::invites::list(&app.state.db).await.unwrap()[0].uses, 1);
+    }
+
     async fn field_rules_are_checked_on_the_server(backend: Backend) {
         let app = TestApp::new(backend).await;
         let invite = app.invite(5, None).await;

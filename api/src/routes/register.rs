@@ -116,16 +116,18 @@ impl RegisterApi {
         let password_hash = secrets::hash_password(password.as_str().to_string()).await?;
 
         // The account, the invitation's use and the code's consumption commit together or not at all.
+        // The first statement writes, so SQLite takes its write lock at once instead of failing
+        // to upgrade a read snapshot that another writer made stale.
         let txn = state.db.begin().await?;
         let outcome: Result<Result<(), &'static str>, DbErr> = async {
+            if !invites::consume(&txn, now, &body.invitation_code).await? {
+                return Ok(Err("errors.inviteInvalid"));
+            }
             if members::by_username(&txn, username.as_str()).await?.is_some() {
                 return Ok(Err("errors.usernameTaken"));
             }
             if members::by_email(&txn, &email).await?.is_some() {
                 return Ok(Err("errors.emailTaken"));
-            }
-            if !invites::consume(&txn, now, &body.invitation_code).await? {
-                return Ok(Err("errors.inviteInvalid"));
             }
             if !codes::consume(&txn, &live_code).await? {
                 return Ok(Err("errors.codeInvalid"));
