@@ -35,7 +35,8 @@ run: site-release
 	@echo "Serving on http://127.0.0.1:$(PORT) (data in data/)"
 	target/release/api serve
 
-dev: site
+dev: ui
+	cargo build -q -p generator -p api
 	scripts/dev.sh
 
 test: site tests-deps
