@@ -12,7 +12,9 @@ async fn main() -> anyhow::Result<()> {
     match Cli::parse().command {
         Command::Serve(args) => {
             let settings = args.settings()?;
-            let app = api::startup::build_app(settings).await?;
+            let state = api::startup::build_state(settings).await?;
+            api::startup::sweep_hourly(state.clone());
+            let app = api::startup::build_app_with_state(state)?;
             tracing::info!("serving on http://127.0.0.1:{}", args.port);
             Server::new(TcpListener::bind(("127.0.0.1", args.port))).run(app).await?;
         }

@@ -35,7 +35,24 @@ pub fn api_endpoint(state: Arc<AppState>) -> BoxEndpoint<'static, Response> {
 }
 
 pub async fn build_app(settings: Settings) -> anyhow::Result<BoxEndpoint<'static, Response>> {
-    let options = SiteOptions { dist_dir: settings.dist_dir.clone(), dev: settings.dev };
-    let state = build_state(settings).await?;
+    build_app_with_state(build_state(settings).await?)
+}
+
+/// The API under `/api` and the static site everywhere else.
+pub fn build_app_with_state(state: Arc<AppState>) -> anyhow::Result<BoxEndpoint<'static, Response>> {
+    let options = SiteOptions { dist_dir: state.settings.dist_dir.clone(), dev: state.settings.dev };
     site_endpoint(options, api_endpoint(state).map_to_response().boxed())
+}
+
+/// Clears expired records once an hour, for as long as the server runs.
+pub fn sweep_hourly(state: Arc<AppState>) {
+    tokio::spawn(async move {
+        let mut ticks = tokio::time::interval(Duration::from_secs(3600));
+        loop {
+            ticks.tick().await;
+            if let Err(err) = crate::db::sweep_expired(&state.db, state.now()).await {
+                tracing::warn!("clearing expired records failed: {err}");
+            }
+        }
+    });
 }

@@ -107,6 +107,25 @@ on_both_databases! {
         assert_eq!(app.logged_in_as(&cookie).await, None);
     }
 
+    async fn expired_records_are_swept(backend: Backend) {
+        use sea_orm::{EntityTrait, PaginatorTrait};
+        let app = TestApp::new(backend).await;
+        app.register("sweep", "sweep@example.com", PASSWORD).await;
+        let live = app.login("sweep", PASSWORD).await;
+        app.clock.advance(29 * 24 * 3600);
+        let newer = app.login("sweep", PASSWORD).await;
+        app.clock.advance(2 * 24 * 3600);
+        api::db::sweep_expired(&app.state.db, app.state.now()).await.unwrap();
+        let sessions = api::db::entities::session::Entity::find().count(&app.state.db).await.unwrap();
+        assert_eq!(sessions, 1, "only the session that has not expired is left");
+        assert_eq!(app.logged_in_as(&live).await, None);
+        assert_eq!(app.logged_in_as(&newer).await.as_deref(), Some("sweep"));
+        let codes = api::db::entities::email_code::Entity::find().count(&app.state.db).await.unwrap();
+        assert_eq!(codes, 0);
+        let events = api::db::entities::rate_event::Entity::find().count(&app.state.db).await.unwrap();
+        assert_eq!(events, 0);
+    }
+
     async fn failed_logins_are_limited_per_username(backend: Backend) {
         let app = TestApp::new(backend).await;
         app.register("grace", "grace@example.com", PASSWORD).await;
