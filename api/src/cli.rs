@@ -61,7 +61,7 @@ pub struct StorageArgs {
     #[arg(long, env = "DATA_DIR", default_value = "data", global = true)]
     pub data_dir: PathBuf,
     /// Database URL: sqlite://PATH?mode=rwc or postgres://USER:PASS@HOST/DB [default: sqlite://$DATA_DIR/site.db?mode=rwc]
-    #[arg(long, env = "DATABASE_URL", global = true)]
+    #[arg(long, env = "DATABASE_URL", global = true, hide_env_values = true)]
     pub database_url: Option<String>,
 }
 
@@ -73,6 +73,7 @@ impl StorageArgs {
 
 #[derive(Args)]
 pub struct ServeArgs {
+    /// Port on 127.0.0.1.
     #[arg(long, env = "PORT", default_value_t = 8080)]
     pub port: u16,
     /// The generator's output.
@@ -87,7 +88,7 @@ pub struct ServeArgs {
     #[arg(long, env = "PUBLIC_URL")]
     pub public_url: Option<String>,
     /// smtp://host:port, smtps://user:pass@host or smtp://host?tls=required; unset: mail goes to $DATA_DIR/outbox/*.eml
-    #[arg(long, env = "SMTP_URL")]
+    #[arg(long, env = "SMTP_URL", hide_env_values = true)]
     pub smtp_url: Option<String>,
     /// Sender of the API's mail.
     #[arg(long, env = "MAIL_FROM", default_value = "Site <no-reply@localhost>")]
@@ -104,12 +105,16 @@ pub struct ServeArgs {
     /// Google OAuth client id; Google sign-in is off without it and the secret.
     #[arg(long, env = "GOOGLE_CLIENT_ID")]
     pub google_client_id: Option<String>,
+    /// Google OAuth client secret.
     #[arg(long, env = "GOOGLE_CLIENT_SECRET", hide_env_values = true)]
     pub google_client_secret: Option<String>,
+    /// Google's authorization endpoint (tests point the three endpoints at a local fake).
     #[arg(long, env = "GOOGLE_AUTH_URL", default_value = settings::GOOGLE_AUTH_URL)]
     pub google_auth_url: String,
+    /// Google's token endpoint.
     #[arg(long, env = "GOOGLE_TOKEN_URL", default_value = settings::GOOGLE_TOKEN_URL)]
     pub google_token_url: String,
+    /// Google's OpenID Connect userinfo endpoint.
     #[arg(long, env = "GOOGLE_USERINFO_URL", default_value = settings::GOOGLE_USERINFO_URL)]
     pub google_userinfo_url: String,
     /// Multiplies every rate limit's allowance (e.g. 1000 for load tests).
