@@ -94,14 +94,39 @@ fn highlight(code: &str, lang: &str) -> String {
     for line in LinesWithEndings::from(code) {
         // A line that fails to highlight is still shown, unhighlighted, by the fallback below.
         if generator.parse_html_for_line_which_includes_newline(line).is_err() {
-            return format!("<pre class=\"code\"><code>{}</code></pre>", html_escape::encode_text(code));
+            return format!("<pre class=\"code hl-code\"><code>{}</code></pre>", html_escape::encode_text(code));
         }
     }
     format!(
-        "<pre class=\"code\" data-lang=\"{}\"><code>{}</code></pre>",
+        "<pre class=\"code hl-code\" data-lang=\"{}\"><code>{}</code></pre>",
         html_escape::encode_double_quoted_attribute(lang),
         generator.finalize()
     )
+}
+
+/// The CSS for highlighted code from a syntect theme: light, or dark with every rule scoped to
+/// `html.dark-mode` (the class the UI sets before first paint) so both can load together.
+pub fn syntax_stylesheet(dark: bool) -> Result<String, syntect::Error> {
+    let themes = syntect::highlighting::ThemeSet::load_defaults();
+    let theme = &themes.themes[if dark { "base16-ocean.dark" } else { "InspiredGitHub" }];
+    let css = syntect::html::css_for_theme_with_class_style(theme, CODE_CLASS_STYLE)?;
+    if !dark {
+        return Ok(css);
+    }
+    Ok(css
+        .lines()
+        .map(|line| match line.strip_suffix('{') {
+            Some(selectors) if !line.trim_start().starts_with(['@', '/', '*']) => {
+                let scoped: Vec<String> = selectors
+                    .split(',')
+                    .map(|s| format!("html.dark-mode {}", s.trim()))
+                    .collect();
+                format!("{} {{", scoped.join(", "))
+            }
+            _ => line.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n"))
 }
 
 /// Points an internal link at the page's language: `/notes` becomes `/zh/notes` on a Chinese page.
@@ -282,6 +307,17 @@ mod tests {
         assert!(r.has_code);
         assert!(r.html.contains("class=\"hl-"), "{}", r.html);
         assert!(r.text.contains("fn main()"));
+    }
+
+    #[test]
+    fn dark_code_styles_apply_only_in_dark_mode() {
+        let light = syntax_stylesheet(false).unwrap();
+        let dark = syntax_stylesheet(true).unwrap();
+        assert!(light.contains(".hl-code {"), "{light}");
+        assert!(dark.contains("html.dark-mode .hl-code {"), "{dark}");
+        let rules = dark.lines().filter(|l| l.ends_with('{')).collect::<Vec<_>>();
+        assert!(!rules.is_empty());
+        assert!(rules.iter().all(|r| r.split(", ").all(|s| s.starts_with("html.dark-mode "))), "{dark}");
     }
 
     #[test]

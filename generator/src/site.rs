@@ -21,6 +21,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use walkdir::WalkDir;
 
+/// The code-highlighting stylesheets, loaded by pages with code (see `markdown::syntax_stylesheet`).
+const SYNTAX_LIGHT_CSS: &str = "syntax-light.css";
+const SYNTAX_DARK_CSS: &str = "syntax-dark.css";
+
 pub struct BuildOptions {
     /// The site's folder: `site-config.yaml`, `content/`, `locales/`, `static/`.
     pub root: PathBuf,
@@ -271,12 +275,11 @@ pub fn build(options: &BuildOptions) -> Result<BuildReport> {
     written.insert(index_file);
     let search_index_url = format!("/assets/{index_name}");
 
-    let html_of = |route: &str, lang: &str| rendered[&(route.to_string(), lang.to_string())].html.clone();
     let views = ViewContext {
         config: &config,
         locales: &locales,
         content: &content,
-        html_of: &html_of,
+        rendered: &rendered,
         search_index_url: &search_index_url,
     };
 
@@ -371,6 +374,8 @@ pub fn build(options: &BuildOptions) -> Result<BuildReport> {
         "dev": options.dev,
     });
     for (name, bytes) in [
+        (SYNTAX_LIGHT_CSS, crate::markdown::syntax_stylesheet(false)?.into_bytes()),
+        (SYNTAX_DARK_CSS, crate::markdown::syntax_stylesheet(true)?.into_bytes()),
         ("sitemap.xml", sitemap::sitemap(&config, &routes).into_bytes()),
         ("robots.txt", sitemap::robots(&config).into_bytes()),
         ("_site.json", serde_json::to_vec_pretty(&site_facts)?),

@@ -5,6 +5,8 @@ use crate::config::SiteConfig;
 use crate::content::{Content, PageKind, SourcePage};
 use crate::layout::{self, Crumb, VisibleParts, LEGAL_ROUTES, MEMBER_ROUTES};
 use crate::locales::Locales;
+use crate::markdown::Rendered;
+use std::collections::HashMap;
 use serde::Serialize;
 use serde_json::{json, Value};
 
@@ -55,6 +57,8 @@ pub struct PageView {
     pub is_home: bool,
     /// The page's own HTML from Markdown.
     pub content: String,
+    /// The page shows highlighted code and needs the syntax stylesheets.
+    pub has_code: bool,
     /// This language has no file yet; `content` is the English text.
     pub fallback: bool,
     pub noindex: bool,
@@ -78,8 +82,8 @@ pub struct ViewContext<'a> {
     pub config: &'a SiteConfig,
     pub locales: &'a Locales,
     pub content: &'a Content,
-    /// Rendered HTML of each (route, lang).
-    pub html_of: &'a dyn Fn(&str, &str) -> String,
+    /// Each (route, lang) rendered from Markdown.
+    pub rendered: &'a HashMap<(String, String), Rendered>,
     pub search_index_url: &'a str,
 }
 
@@ -101,6 +105,10 @@ fn body_class(route: &str, kind: &str) -> String {
 }
 
 impl ViewContext<'_> {
+    fn rendered(&self, route: &str, lang: &str) -> &Rendered {
+        &self.rendered[&(route.to_string(), lang.to_string())]
+    }
+
     fn t(&self, lang: &str, key: &str) -> String {
         self.locales.get(lang, "translation", key).unwrap_or(key).to_string()
     }
@@ -193,6 +201,7 @@ impl ViewContext<'_> {
             kind: kind.to_string(),
             is_home: route == "/",
             content: String::new(),
+            has_code: false,
             fallback: false,
             noindex: false,
             parts: layout::visible_parts(route),
@@ -246,7 +255,7 @@ impl ViewContext<'_> {
                 date: p.front.date.clone(),
                 tech: tech_tags(&p.front.tech),
                 url: entry_pages.then(|| self.url(&p.route, lang)),
-                content: if entry_pages { String::new() } else { (self.html_of)(&p.route, lang) },
+                content: if entry_pages { String::new() } else { self.rendered(&p.route, lang).html.clone() },
             })
             .collect()
     }
@@ -260,7 +269,9 @@ impl ViewContext<'_> {
             PageKind::Single => "single",
         };
         let mut view = self.frame(&page.route, lang, &page.front.title, &page.front.description, kind);
-        view.content = (self.html_of)(&page.route, lang);
+        let rendered = self.rendered(&page.route, lang);
+        view.content = rendered.html.clone();
+        view.has_code = rendered.has_code;
         view.fallback = fallback;
         view.date = page.front.date.clone();
         view.tech = tech_tags(&page.front.tech);
