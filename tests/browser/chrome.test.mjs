@@ -48,6 +48,28 @@ for (const width of [1280, 375]) {
         }
       });
 
+      it('hydrates without layout shift', async () => {
+        const page = await openPage(browser, null, { width, dark });
+        try {
+          // Islands hydrate after the document is parsed (module scripts are deferred), so count the
+          // shifts from DOMContentLoaded on; a paint of a half-received document is not hydration.
+          await page.addInitScript(() => {
+            window.__layoutShift = 0;
+            new PerformanceObserver((list) => {
+              const parsed = performance.getEntriesByType('navigation')[0]?.domContentLoadedEventStart || Infinity;
+              for (const entry of list.getEntries()) if (entry.startTime >= parsed) window.__layoutShift += entry.value;
+            }).observe({ type: 'layout-shift', buffered: true });
+          });
+          await page.goto(`${server.url}/valuation-models/dcf`);
+          await waitForIslands(page);
+          await page.waitForLoadState('networkidle');
+          await page.waitForTimeout(300);
+          assert.equal(await page.evaluate(() => window.__layoutShift), 0);
+        } finally {
+          await page.closeContext();
+        }
+      });
+
       it('toggles dark mode, stores it, and applies it before first paint on the next page', async () => {
         const page = await openPage(browser, `${server.url}/valuation-models/dcf`, { width, dark });
         try {
