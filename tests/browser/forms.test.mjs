@@ -315,6 +315,18 @@ describe('member forms', () => {
     }
   });
 
+  test('a Google sign-in that did not complete comes back with a translated message', async () => {
+    const page = await openPage(browser, `${server.url}/ja/login?error=google_failed`);
+    try {
+      await waitForIslands(page);
+      await errorBox(page).filter({ hasText: /\S/ }).waitFor();
+      assert.equal((await errorBox(page).textContent()).trim(), 'Google ログインに失敗しました。もう一度お試しください');
+      assert.deepEqual(page.problems(), []);
+    } finally {
+      await page.closeContext();
+    }
+  });
+
   test('an accepted invitation goes to the member page with the token from the address', async () => {
     // A real invite token comes only from a Google sign-in, which cannot happen here: the API's
     // answer is stood in for, and what the form sends and does with the answer is checked.

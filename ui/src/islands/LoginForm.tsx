@@ -23,10 +23,14 @@ export default function LoginForm({ lang: langProp }: { lang?: string }) {
   const [error, setError] = useState<string | null>(null);
   const [busy, run] = useBusy();
 
-  // The API sends a visitor back here with ?error=google_unavailable when Google is not set up.
+  // The API sends a visitor back here with ?error=google_unavailable when Google is not set up,
+  // and ?error=google_failed when the sign-in at Google did not complete.
   useEffect(() => {
-    if (queryParam("error") === "google_unavailable") {
+    const reason = queryParam("error");
+    if (reason === "google_unavailable") {
       setError(t("login.errors.googleUnavailable", "Google sign-in is not available right now"));
+    } else if (reason === "google_failed") {
+      setError(t("login.errors.googleFailed", "Google sign-in failed, please try again"));
     }
   }, [t]);
 
