@@ -48,9 +48,9 @@ test: site tests-deps
 bench: site-release tests-deps
 	bench/run.sh
 
-# Prints a new invitation code as the last line.
+# Prints a new invitation code as the last line; e.g. `make invite ARGS="--uses 5 --expires-days 30"`.
 invite: deps
-	cargo run -q --release -p api -- invite create
+	cargo run -q --release -p api -- invite create $(ARGS)
 
 clean:
 	rm -rf dist ui/.ssr
