@@ -1,7 +1,7 @@
 // The SSR protocol as the generator uses it: one `node ui/.ssr/render.mjs` over a batch.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, existsSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -13,6 +13,11 @@ let distDir = '';
 beforeAll(() => {
   // A real build, into a scratch dist/ so the site's own stays as it is.
   distDir = mkdtempSync(path.join(os.tmpdir(), 'ui-dist-'));
+  // What the generator and an earlier UI build left there.
+  mkdirSync(path.join(distDir, 'assets'));
+  for (const file of ['index.html', 'assets/search-index-OLD1.json', 'assets/search-index-OLD1.json.gz', 'assets/TopBar-STALE1.js', 'assets/TopBar-STALE1.js.br']) {
+    writeFileSync(path.join(distDir, file), 'x');
+  }
   const build = spawnSync(process.execPath, ['build.mjs'], { cwd: uiDir, env: { ...process.env, DIST_DIR: distDir }, encoding: 'utf8' });
   expect(build.status, build.stderr).toBe(0);
 });
@@ -76,12 +81,25 @@ describe('render.mjs', () => {
     expect(result.stderr).toContain('localesDir');
   });
 
+  it("removes only its own stale files, never the generator's", () => {
+    expect(existsSync(path.join(distDir, 'index.html'))).toBe(true);
+    expect(existsSync(path.join(distDir, 'assets/search-index-OLD1.json'))).toBe(true);
+    expect(existsSync(path.join(distDir, 'assets/search-index-OLD1.json.gz'))).toBe(true);
+    expect(existsSync(path.join(distDir, 'assets/TopBar-STALE1.js'))).toBe(false);
+    expect(existsSync(path.join(distDir, 'assets/TopBar-STALE1.js.br'))).toBe(false);
+  });
+
   it('wrote the manifest the generator reads', () => {
     const manifest = JSON.parse(readFileSync(path.join(distDir, 'assets/manifest.json'), 'utf8'));
     expect(manifest.entry).toMatch(/^\/assets\/entry-[A-Z0-9]+\.js$/);
     expect(manifest.css).toHaveLength(1);
     expect(manifest.css[0]).toMatch(/^\/assets\/entry-[A-Z0-9]+\.css$/);
     expect(typeof manifest.headScript).toBe('string');
+    // Every stylesheet, in file-name order.
+    const css = readFileSync(path.join(distDir, manifest.css[0]), 'utf8');
+    const order = ['.island{display:contents}', '.skip-link{', '.topbar{', '.entry-tech{', '.hl-comment', '.home-profile{'].map((s) => css.indexOf(s));
+    expect(order.every((at) => at >= 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
     for (const name of ['TopBar', 'Sidebar', 'Welcome', 'ProfileImage']) {
       expect(manifest.islands[name][0]).toMatch(new RegExp(`^/assets/${name}-[A-Z0-9]+\\.js$`));
       for (const url of manifest.islands[name]) expect(existsSync(path.join(distDir, url))).toBe(true);
