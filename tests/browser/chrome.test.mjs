@@ -167,8 +167,15 @@ for (const width of [1280, 375]) {
           await page.evaluate(() => window.dispatchEvent(new Event('collapse-sidebar')));
           assert.equal(await storage(page, 'expandedMenus'), '[]');
           // Sidebar footer buttons: tooltips, and the two placeholders alert.
-          const tips = await page.locator('.sidebar-footer [title]').evaluateAll((els) => els.map((e) => e.getAttribute('title')));
-          assert.equal(tips.length, 4);
+          // Tooltips in Traditional Chinese on every page; accessible names in the page language.
+          const tips = await page.locator('.sidebar-footer [title]').evaluateAll((els) => els.map((e) => [e.getAttribute('title'), e.getAttribute('aria-label')]));
+          assert.deepEqual(tips, [
+            ['切換深色模式', 'Toggle dark mode'],
+            ['搜尋', 'Search'],
+            ['文件', 'Documentation'],
+            ['設定', 'Settings'],
+          ]);
+          assert.equal(await page.locator('.sidebar-footer a').getAttribute('href'), '/search');
           const alerts = [];
           page.on('dialog', (dialog) => {
             alerts.push(dialog.message());

@@ -21,6 +21,17 @@ export interface SidebarProps {
   menu: MenuItem[];
 }
 
+/**
+ * The footer buttons' tooltips are in Traditional Chinese on every page (SPEC section 2); their
+ * accessible names follow the page language through `sidebarTips.*`, with these as the default.
+ */
+const TOOLTIPS = {
+  darkMode: '切換深色模式',
+  search: '搜尋',
+  documentation: '文件',
+  settings: '設定',
+} as const;
+
 /** On mobile a tapped item collapses the menu again after this long (SPEC section 9). */
 const MOBILE_COLLAPSE_MS = 500;
 
@@ -103,7 +114,7 @@ export default function Sidebar({ route, lang: langProp, menu }: SidebarProps) {
     </ul>
   );
 
-  const tip = (key: string, fallback: string) => t(`sidebarTips.${key}`, fallback);
+  const label = (key: keyof typeof TOOLTIPS) => t(`sidebarTips.${key}`, TOOLTIPS[key]);
 
   return (
     <aside
@@ -120,22 +131,22 @@ export default function Sidebar({ route, lang: langProp, menu }: SidebarProps) {
         <button
           type="button"
           className="icon-button needs-js"
-          title={tip('darkMode', '切換深色模式')}
-          aria-label={tip('darkMode', '切換深色模式')}
+          title={TOOLTIPS.darkMode}
+          aria-label={label('darkMode')}
           aria-pressed={darkMode}
           onClick={toggleDarkMode}
         >
           <Icon name="moon" className="when-light" />
           <Icon name="sun" className="when-dark" />
         </button>
-        <a className="icon-button" href={localizedPath('/search', lang)} title={tip('search', '搜尋')} aria-label={tip('search', '搜尋')}>
+        <a className="icon-button" href={localizedPath('/search', lang)} title={TOOLTIPS.search} aria-label={label('search')}>
           <Icon name="search" />
         </a>
         <button
           type="button"
           className="icon-button needs-js"
-          title={tip('documentation', '文件')}
-          aria-label={tip('documentation', '文件')}
+          title={TOOLTIPS.documentation}
+          aria-label={label('documentation')}
           onClick={() => announceUnderDevelopment(t)}
         >
           <Icon name="book" />
@@ -143,8 +154,8 @@ export default function Sidebar({ route, lang: langProp, menu }: SidebarProps) {
         <button
           type="button"
           className="icon-button needs-js"
-          title={tip('settings', '設定')}
-          aria-label={tip('settings', '設定')}
+          title={TOOLTIPS.settings}
+          aria-label={label('settings')}
           onClick={() => announceUnderDevelopment(t)}
         >
           <Icon name="settings" />
