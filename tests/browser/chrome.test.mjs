@@ -314,6 +314,23 @@ describe('member login state in the top bar', () => {
   });
 });
 
+describe('fades', () => {
+  it('fades content in about 100 ms after load, in steps for lists, and not with reduced motion', async () => {
+    const page = await openPage(browser, `${server.url}/notes`, { width: 1280 });
+    try {
+      const animation = (selector) =>
+        page.locator(selector).first().evaluate((el) => [getComputedStyle(el).animationName, getComputedStyle(el).animationDelay]);
+      assert.deepEqual(await animation('main .article'), ['fade-in', '0.1s']);
+      assert.deepEqual(await animation('.entry-list > li'), ['fade-in', '0.1s']);
+      await page.emulateMedia({ reducedMotion: 'reduce' });
+      assert.equal((await animation('main .article'))[0], 'none');
+      assert.equal((await animation('.entry-list > li'))[0], 'none');
+    } finally {
+      await page.closeContext();
+    }
+  });
+});
+
 describe('failures', () => {
   it('shows a ChunkLoadError with type and URL, and retries', async () => {
     const page = await openPage(browser, null, { width: 1280 });
