@@ -91,8 +91,23 @@ struct RenderAnswer {
     html: BTreeMap<String, String>,
 }
 
+/// Below this many islands a second `node` process costs more (its start and bundle load) than it saves.
+const ITEMS_PER_PROCESS: usize = 400;
+
 /// Renders every item with the UI's server bundle (`node render.mjs`, JSON on stdin and stdout).
 pub fn render_all(server_bundle: &Path, locales_dir: &Path, items: &[IslandItem]) -> Result<Vec<String>> {
+    render_all_cached(server_bundle, locales_dir, items, None)
+}
+
+/// Like [`render_all`], reusing the HTML of islands the previous build rendered with the same
+/// server bundle and locales (kept in `cache`): a rebuild after editing one page renders only the
+/// islands whose props changed. The cache holds exactly this build's islands afterwards.
+pub fn render_all_cached(
+    server_bundle: &Path,
+    locales_dir: &Path,
+    items: &[IslandItem],
+    cache: Option<&Path>,
+) -> Result<Vec<String>> {
     if items.is_empty() {
         return Ok(Vec::new());
     }
@@ -103,6 +118,100 @@ pub fn render_all(server_bundle: &Path, locales_dir: &Path, items: &[IslandItem]
             distinct_names(items)
         );
     }
+    let fingerprint = cache.map(|_| fingerprint(server_bundle, locales_dir)).transpose()?;
+    let mut known: HashMap<String, String> = match (cache, &fingerprint) {
+        (Some(file), Some(fingerprint)) => read_cache(file, fingerprint),
+        _ => HashMap::new(),
+    };
+    let identities: Vec<String> = items.iter().map(identity).collect();
+    let missing: Vec<IslandItem> = items
+        .iter()
+        .zip(&identities)
+        .filter(|(_, id)| !known.contains_key(*id))
+        .map(|(item, _)| item.clone())
+        .collect();
+    let rendered = render_in_parallel(server_bundle, locales_dir, &missing)?;
+    for (item, html) in missing.iter().zip(rendered) {
+        known.insert(identity(item), html);
+    }
+    let html: Vec<String> = identities.iter().map(|id| known.remove(id).expect("rendered or cached")).collect();
+    if let (Some(file), Some(fingerprint)) = (cache, fingerprint) {
+        let cached = CacheFile {
+            fingerprint,
+            html: identities.iter().cloned().zip(html.iter().cloned()).collect(),
+        };
+        // Written whole and renamed: two builds of one site may run at once (tests do).
+        // A cache that cannot be written only makes the next build slower.
+        let partial = file.with_extension(format!("{}.partial", std::process::id()));
+        if std::fs::write(&partial, serde_json::to_vec(&cached)?).is_ok() {
+            let _ = std::fs::rename(&partial, file);
+        }
+    }
+    Ok(html)
+}
+
+fn identity(item: &IslandItem) -> String {
+    format!("{}\u{0}{}\u{0}{}\u{0}{}", item.island, item.id, item.lng, item.props)
+}
+
+#[derive(Serialize, Deserialize)]
+struct CacheFile {
+    /// What the HTML depends on besides the item: the server bundle and the locale files.
+    fingerprint: String,
+    html: BTreeMap<String, String>,
+}
+
+fn fingerprint(server_bundle: &Path, locales_dir: &Path) -> Result<String> {
+    use sha2::{Digest, Sha256};
+    let mut hash = Sha256::new();
+    hash.update(std::fs::read(server_bundle).with_context(|| format!("Failed to read {}", server_bundle.display()))?);
+    let mut files: Vec<_> = walkdir::WalkDir::new(locales_dir)
+        .into_iter()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_type().is_file())
+        .map(|e| e.into_path())
+        .collect();
+    files.sort();
+    for file in files {
+        hash.update(file.strip_prefix(locales_dir).unwrap_or(&file).to_string_lossy().as_bytes());
+        hash.update([0]);
+        hash.update(std::fs::read(&file).with_context(|| format!("Failed to read {}", file.display()))?);
+    }
+    Ok(format!("{:x}", hash.finalize()))
+}
+
+fn read_cache(file: &Path, fingerprint: &str) -> HashMap<String, String> {
+    std::fs::read(file)
+        .ok()
+        .and_then(|bytes| serde_json::from_slice::<CacheFile>(&bytes).ok())
+        .filter(|c| c.fingerprint == fingerprint)
+        .map(|c| c.html.into_iter().collect())
+        .unwrap_or_default()
+}
+
+/// One `node` call per core for a large batch: the renderer is single-threaded.
+fn render_in_parallel(server_bundle: &Path, locales_dir: &Path, items: &[IslandItem]) -> Result<Vec<String>> {
+    if items.is_empty() {
+        return Ok(Vec::new());
+    }
+    let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+    let processes = cores.min(items.len().div_ceil(ITEMS_PER_PROCESS)).max(1);
+    let chunk = items.len().div_ceil(processes);
+    let results: Vec<Result<Vec<String>>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = items
+            .chunks(chunk)
+            .map(|batch| scope.spawn(move || render_batch(server_bundle, locales_dir, batch)))
+            .collect();
+        handles.into_iter().map(|h| h.join().expect("island render thread")).collect()
+    });
+    let mut html = Vec::with_capacity(items.len());
+    for result in results {
+        html.extend(result?);
+    }
+    Ok(html)
+}
+
+fn render_batch(server_bundle: &Path, locales_dir: &Path, items: &[IslandItem]) -> Result<Vec<String>> {
     let request = serde_json::json!({
         "localesDir": locales_dir.canonicalize().unwrap_or_else(|_| locales_dir.to_path_buf()),
         "items": items,
@@ -206,6 +315,52 @@ mod tests {
         let (html, names) = fill_slots(&page, &["<p>a</p>".into(), "<p>b</p>".into()], &calls.items()).unwrap();
         assert!(html.contains("><p>a</p></div>") && html.contains("><p>b</p></div>"), "{html}");
         assert_eq!(names, ["A", "B"]);
+    }
+
+    fn item(n: usize) -> IslandItem {
+        IslandItem { key: n.to_string(), id: "x".into(), island: "Echo".into(), props: serde_json::json!({ "n": n }), lng: "en".into() }
+    }
+
+    /// A renderer that answers `<p>{props.n}</p>` for every item, like the real protocol.
+    const ECHO_RENDERER: &str = r#"let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => {
+        const html = {}; for (const i of JSON.parse(s).items) html[i.key] = `<p>${i.props.n}</p>`;
+        process.stdout.write(JSON.stringify({ html }));
+    });"#;
+
+    #[test]
+    fn a_large_batch_is_split_across_renderers_and_keeps_its_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let bundle = dir.path().join("render.mjs");
+        std::fs::write(&bundle, ECHO_RENDERER).unwrap();
+        let items: Vec<IslandItem> = (0..2 * ITEMS_PER_PROCESS + 3).map(item).collect();
+        let html = render_all(&bundle, dir.path(), &items).unwrap();
+        assert_eq!(html.len(), items.len());
+        assert!(html.iter().enumerate().all(|(n, h)| *h == format!("<p>{n}</p>")), "{:?}", &html[..3]);
+    }
+
+    #[test]
+    fn cached_islands_skip_the_renderer_until_the_bundle_or_locales_change() {
+        let dir = tempfile::tempdir().unwrap();
+        let bundle = dir.path().join("render.mjs");
+        let locales = dir.path().join("locales");
+        std::fs::create_dir_all(locales.join("en")).unwrap();
+        std::fs::write(locales.join("en/translation.json"), "{}").unwrap();
+        std::fs::write(&bundle, ECHO_RENDERER).unwrap();
+        let cache = dir.path().join("cache");
+        let items = vec![item(1), item(2)];
+        assert_eq!(render_all_cached(&bundle, &locales, &items, Some(&cache)).unwrap(), ["<p>1</p>", "<p>2</p>"]);
+        // The same bundle, now one that cannot render: the cached HTML is used.
+        let failing = dir.path().join("failing.mjs");
+        std::fs::write(&failing, "process.exit(3)").unwrap();
+        let mut cached: CacheFile = serde_json::from_slice(&std::fs::read(&cache).unwrap()).unwrap();
+        cached.fingerprint = fingerprint(&failing, &locales).unwrap();
+        std::fs::write(&cache, serde_json::to_vec(&cached).unwrap()).unwrap();
+        assert_eq!(render_all_cached(&failing, &locales, &items[..1], Some(&cache)).unwrap(), ["<p>1</p>"]);
+        // A new island is rendered (and fails here); so is every island once the locales change.
+        assert!(render_all_cached(&failing, &locales, &[item(3)], Some(&cache)).is_err());
+        assert_eq!(render_all_cached(&failing, &locales, &items[..1], Some(&cache)).unwrap(), ["<p>1</p>"]);
+        std::fs::write(locales.join("en/translation.json"), r#"{"a":"b"}"#).unwrap();
+        assert!(render_all_cached(&failing, &locales, &items[..1], Some(&cache)).is_err());
     }
 
     #[test]

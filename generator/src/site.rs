@@ -201,6 +201,15 @@ fn copy_tree(from: &Path, to: &Path, out: &Path, written: &mut HashSet<PathBuf>)
     Ok(changed)
 }
 
+/// Where the islands' HTML of the site's last build is kept: in the temp dir, not in `dist/`
+/// (which holds what is served) nor in the site's folder. Losing it only makes a build slower.
+fn island_cache(root: &Path) -> PathBuf {
+    use sha2::{Digest, Sha256};
+    let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    let hash = Sha256::digest(root.to_string_lossy().as_bytes());
+    std::env::temp_dir().join(format!("site-islands-{:x}", hash)[..29].to_string())
+}
+
 /// The site's sources, read, rendered from Markdown and link-checked.
 pub struct Loaded {
     pub config: SiteConfig,
@@ -348,7 +357,12 @@ pub fn build(options: &BuildOptions) -> Result<BuildReport> {
             bail!("the UI bundle has no island named {} (islands are the files ui/src/islands/<Name>.tsx)", missing.join(", "));
         }
     }
-    let island_html = islands::render_all(&options.server_bundle, &options.root.join("locales"), &items)?;
+    let island_html = islands::render_all_cached(
+        &options.server_bundle,
+        &options.root.join("locales"),
+        &items,
+        Some(&island_cache(&options.root)),
+    )?;
     for (file, html) in pages {
         let (html, names) = islands::fill_slots(&html, &island_html, &items)?;
         let scripts = manifest.as_ref().map(|m| m.island_scripts(&names)).unwrap_or_default();
