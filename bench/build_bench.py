@@ -8,6 +8,7 @@ present), alternating ours and Hugo, RUNS of each; then the rebuild after editin
 `make dev` runs on a save). Appends result rows to RESULTS (JSON lines, see report.py).
 """
 import json
+import os
 import shutil
 import statistics
 import subprocess
@@ -24,9 +25,12 @@ def row(**kw):
         f.write(json.dumps(kw) + "\n")
 
 
-def timed(cmd):
+def timed(cmd, tmpdir=None):
+    # Our build keeps the islands' HTML of the last build in the temp dir: a cold build gets an
+    # empty one, a warm build the one its cold build filled.
+    env = dict(os.environ, TMPDIR=str(tmpdir)) if tmpdir else None
     start = time.perf_counter()
-    done = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    done = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     elapsed = time.perf_counter() - start
     if done.returncode != 0:
         sys.exit(f"failed: {' '.join(map(str, cmd))}\n{done.stdout}\n{done.stderr}")
@@ -55,15 +59,14 @@ def bench(n, runs):
     subprocess.run([sys.executable, REPO / "bench/make_site.py", str(n), site, REPO], check=True)
     ours_out, hugo_out = site / "out-ours", site / "out-hugo"
     times = {"ours-cold": [], "hugo-cold": [], "ours-warm": [], "hugo-warm": []}
-    pages = None
+    tmp = site / "tmp"
     for r in range(runs):
         fresh_out(ours_out, True)
-        t, log = timed(ours_cmd(site, ours_out))
-        times["ours-cold"].append(t)
-        pages = pages or log
+        fresh_out(tmp, False)
+        times["ours-cold"].append(timed(ours_cmd(site, ours_out), tmp)[0])
         fresh_out(hugo_out, False)
         times["hugo-cold"].append(timed(hugo_cmd(site, hugo_out))[0])
-        times["ours-warm"].append(timed(ours_cmd(site, ours_out))[0])
+        times["ours-warm"].append(timed(ours_cmd(site, ours_out), tmp)[0])
         times["hugo-warm"].append(timed(hugo_cmd(site, hugo_out))[0])
         print(f"  N={n} run {r + 1}/{runs}: " + ", ".join(f"{k} {v[-1]:.1f}s" for k, v in times.items()), flush=True)
     # Pages written by each: ours counts pages per language (plus sections and home).
@@ -82,7 +85,7 @@ def bench(n, runs):
     for r in range(runs):
         with open(page, "a") as f:
             f.write(f"\nEdited for the benchmark, pass {r}.\n")
-        edits.append(timed(ours_cmd(site, ours_out))[0])
+        edits.append(timed(ours_cmd(site, ours_out), tmp)[0])
     html = (ours_out / "sec-000/p-00001/index.html").read_text()
     assert f"pass {runs - 1}." in html, "the edited page was not rebuilt"
     row(group="1. Generator vs Hugo", row=f"N={n}x3 rebuild after editing one page (median of {runs})",
