@@ -43,6 +43,10 @@ fn fresh(source: &Path, derived: &Path) -> bool {
     matches!((modified(source), modified(derived)), (Some(s), Some(d)) if d >= s)
 }
 
+/// Above this a file is the search index of a large site, rebuilt on every edit: its brotli is
+/// the longest single step of a one-page rebuild, so it gets a cheaper quality.
+const LARGE: usize = 1024 * 1024;
+
 fn gzip(bytes: &[u8]) -> Result<Vec<u8>> {
     let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
     encoder.write_all(bytes)?;
@@ -62,8 +66,13 @@ fn brotli_page(bytes: &[u8]) -> Result<Vec<u8>> {
 }
 
 fn brotli(bytes: &[u8]) -> Result<Vec<u8>> {
-    // Quality 11 costs seconds on the large search index for little gain over 9 on big files.
-    let quality = if bytes.len() > 256 * 1024 { 9 } else { 11 };
+    // Quality 11 costs seconds on the search index for little gain over 9 on big files; above
+    // LARGE, quality 5 is 3.5 times faster than 9 (5.7 MB index: 0.19 s against 0.67 s) for ~17% more bytes.
+    let quality = match bytes.len() {
+        n if n > LARGE => 5,
+        n if n > 256 * 1024 => 9,
+        _ => 11,
+    };
     brotli_with(bytes, brotli::enc::BrotliEncoderParams { quality, lgwin: 22, ..Default::default() })
 }
 
@@ -84,20 +93,25 @@ pub fn compress_text_files(dir: &Path) -> Result<usize> {
     let made: Vec<usize> = files
         .par_iter()
         .map(|file| {
-            let mut made = 0;
             let is_page = file.extension().is_some_and(|e| e == "html");
             let brotli = if is_page { brotli_page as fn(&[u8]) -> Result<Vec<u8>> } else { brotli };
-            for (ext, encode) in [("gz", gzip as fn(&[u8]) -> Result<Vec<u8>>), ("br", brotli)] {
-                let target = sibling(file, ext);
-                if fresh(file, &target) {
-                    continue;
-                }
-                let bytes = std::fs::read(file).with_context(|| format!("Failed to read {}", file.display()))?;
-                std::fs::write(&target, encode(&bytes)?)
-                    .with_context(|| format!("Failed to write {}", target.display()))?;
-                made += 1;
+            let stale: Vec<(PathBuf, fn(&[u8]) -> Result<Vec<u8>>)> = [("gz", gzip as fn(&[u8]) -> Result<Vec<u8>>), ("br", brotli)]
+                .into_iter()
+                .map(|(ext, encode)| (sibling(file, ext), encode))
+                .filter(|(target, _)| !fresh(file, target))
+                .collect();
+            if stale.is_empty() {
+                return Ok(0);
             }
-            Ok(made)
+            let bytes = std::fs::read(file).with_context(|| format!("Failed to read {}", file.display()))?;
+            // Both encodings at once: after a one-page edit the large search index is most of the work.
+            stale
+                .par_iter()
+                .map(|(target, encode)| {
+                    std::fs::write(target, encode(&bytes)?).with_context(|| format!("Failed to write {}", target.display()))
+                })
+                .collect::<Result<Vec<()>>>()?;
+            Ok(stale.len())
         })
         .collect::<Result<_>>()?;
     Ok(made.iter().sum())
