@@ -199,7 +199,7 @@ export async function openPage(
 }
 
 /** Resolves once every island on the page has hydrated (React attaches its fiber keys). */
-export async function waitForIslands(page, timeout = 15000) {
+export async function waitForIslands(page, timeout = 30000) {
   await page.waitForFunction(
     () =>
       Array.from(document.querySelectorAll('.island[data-island]')).every((el) =>
