@@ -20,6 +20,8 @@ export function createI18n(lng: string, bundle: LocaleBundle): i18n {
     initAsync: false,
     returnNull: false,
     react: { useSuspense: false },
+    // i18next otherwise prints a sponsor notice to every visitor's console and to the build log.
+    showSupportNotice: false,
   });
   return instance;
 }
