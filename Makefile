@@ -5,11 +5,13 @@ export PORT
 
 .PHONY: run test build dev bench invite deps test-deps ui-deps tests-deps ui site site-release clean
 
-# npm packages, installed again only when the lock file changes.
-ui/node_modules/.package-lock.json: ui/package-lock.json
-	npm --prefix ui ci --no-audit --no-fund --loglevel=error
-tests/node_modules/.package-lock.json: tests/package-lock.json
-	npm --prefix tests ci --no-audit --no-fund --loglevel=error
+# npm packages at the lock files' versions, installed again only when a lock file changes.
+# `npm install`, not `npm ci`: with this machine kind's npm settings (omit-lockfile-registry-resolved)
+# npm 11 writes locks without other platforms' optional packages, which its own `npm ci` rejects.
+ui/node_modules/.package-lock.json: ui/package-lock.json ui/package.json
+	npm --prefix ui install --no-audit --no-fund --loglevel=error
+tests/node_modules/.package-lock.json: tests/package-lock.json tests/package.json
+	npm --prefix tests install --no-audit --no-fund --loglevel=error
 
 deps:
 	@scripts/ensure-deps.sh build
