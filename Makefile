@@ -41,11 +41,12 @@ dev: ui
 	cargo build -q -p generator -p api
 	scripts/dev.sh
 
+# The browser tests come last: their runner's summary closes the run.
 test: site tests-deps
 	scripts/with-postgres.sh cargo test --workspace
+	scripts/schemathesis.sh
 	npm --prefix ui test
 	npm --prefix tests test
-	scripts/schemathesis.sh
 
 bench: site-release tests-deps
 	bench/run.sh
