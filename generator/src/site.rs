@@ -34,6 +34,9 @@ pub struct BuildOptions {
     pub server_bundle: PathBuf,
     /// Pages load the live-reload script of `make dev`.
     pub dev: bool,
+    /// Where the islands' HTML is kept between builds, so a rebuild renders only islands whose
+    /// props changed; None renders every island on every build.
+    pub island_cache: Option<PathBuf>,
 }
 
 impl BuildOptions {
@@ -45,6 +48,7 @@ impl BuildOptions {
             templates: root.join("generator/templates"),
             server_bundle: root.join("ui/.ssr/render.mjs"),
             dev: false,
+            island_cache: Some(island_cache(root)),
         }
     }
 }
@@ -361,7 +365,7 @@ pub fn build(options: &BuildOptions) -> Result<BuildReport> {
         &options.server_bundle,
         &options.root.join("locales"),
         &items,
-        Some(&island_cache(&options.root)),
+        options.island_cache.as_deref(),
     )?;
     for (file, html) in pages {
         let (html, names) = islands::fill_slots(&html, &island_html, &items)?;

@@ -72,6 +72,7 @@ fn site() -> &'static Built {
         }
         let mut options = BuildOptions::for_root(&repo);
         options.out = out.path().to_path_buf();
+        options.island_cache = None;
         let report = build(&options).unwrap_or_else(|e| panic!("{}", generator::describe_error(&e)));
         Built { out, summary: report.summary(), warnings: report.warnings }
     })

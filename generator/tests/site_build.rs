@@ -37,6 +37,7 @@ fn options(root: &Path, out: &Path) -> BuildOptions {
         templates: manifest_dir().join("templates"),
         server_bundle: fixture().join("ui/render.mjs"),
         dev: false,
+        island_cache: None,
     }
 }
 
