@@ -10,6 +10,8 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 
+use crate::locales::Locales;
+
 const SLOT_OPEN: &str = "<!--ssr:";
 const SLOT_CLOSE: &str = "-->";
 /// Where the page's island scripts go, inside `<head>`; replaced once the page's islands are known.
@@ -32,9 +34,20 @@ pub struct IslandCalls {
     items: Mutex<Vec<IslandItem>>,
 }
 
+/// What makes two island calls the same render: island, id, language and props.
+fn identity(island: &str, id: &str, lng: &str, props: &Value) -> String {
+    format!("{island}\u{0}{id}\u{0}{lng}\u{0}{props}")
+}
+
+impl IslandItem {
+    fn identity(&self) -> String {
+        identity(&self.island, &self.id, &self.lng, &self.props)
+    }
+}
+
 impl IslandCalls {
     fn slot(&self, island: &str, id: &str, lng: &str, props: &Value) -> usize {
-        let identity = format!("{island}\u{0}{id}\u{0}{lng}\u{0}{props}");
+        let identity = identity(island, id, lng, props);
         let mut by_identity = self.by_identity.lock().expect("island registry");
         if let Some(n) = by_identity.get(&identity) {
             return *n;
@@ -94,17 +107,13 @@ struct RenderAnswer {
 /// Below this many islands a second `node` process costs more (its start and bundle load) than it saves.
 const ITEMS_PER_PROCESS: usize = 400;
 
-/// Renders every item with the UI's server bundle (`node render.mjs`, JSON on stdin and stdout).
-pub fn render_all(server_bundle: &Path, locales_dir: &Path, items: &[IslandItem]) -> Result<Vec<String>> {
-    render_all_cached(server_bundle, locales_dir, items, None)
-}
-
-/// Like [`render_all`], reusing the HTML of islands the previous build rendered with the same
-/// server bundle and locales (kept in `cache`): a rebuild after editing one page renders only the
-/// islands whose props changed. The cache holds exactly this build's islands afterwards.
-pub fn render_all_cached(
+/// Renders every item with the UI's server bundle (`node render.mjs`, JSON on stdin and stdout),
+/// reusing the HTML of islands the previous build rendered with the same server bundle and
+/// locales when given a `cache` file: a rebuild after editing one page renders only the islands
+/// whose props changed. The cache holds exactly this build's islands afterwards.
+pub fn render_all(
     server_bundle: &Path,
-    locales_dir: &Path,
+    locales: &Locales,
     items: &[IslandItem],
     cache: Option<&Path>,
 ) -> Result<Vec<String>> {
@@ -118,21 +127,21 @@ pub fn render_all_cached(
             distinct_names(items)
         );
     }
-    let fingerprint = cache.map(|_| fingerprint(server_bundle, locales_dir)).transpose()?;
+    let fingerprint = cache.map(|_| fingerprint(server_bundle, locales)).transpose()?;
     let mut known: HashMap<String, String> = match (cache, &fingerprint) {
         (Some(file), Some(fingerprint)) => read_cache(file, fingerprint),
         _ => HashMap::new(),
     };
-    let identities: Vec<String> = items.iter().map(identity).collect();
+    let identities: Vec<String> = items.iter().map(IslandItem::identity).collect();
     let missing: Vec<IslandItem> = items
         .iter()
         .zip(&identities)
         .filter(|(_, id)| !known.contains_key(*id))
         .map(|(item, _)| item.clone())
         .collect();
-    let rendered = render_in_parallel(server_bundle, locales_dir, &missing)?;
+    let rendered = render_in_parallel(server_bundle, locales.dir(), &missing)?;
     for (item, html) in missing.iter().zip(rendered) {
-        known.insert(identity(item), html);
+        known.insert(item.identity(), html);
     }
     let html: Vec<String> = identities.iter().map(|id| known.remove(id).expect("rendered or cached")).collect();
     if let (Some(file), Some(fingerprint)) = (cache, fingerprint) {
@@ -150,10 +159,6 @@ pub fn render_all_cached(
     Ok(html)
 }
 
-fn identity(item: &IslandItem) -> String {
-    format!("{}\u{0}{}\u{0}{}\u{0}{}", item.island, item.id, item.lng, item.props)
-}
-
 #[derive(Serialize, Deserialize)]
 struct CacheFile {
     /// What the HTML depends on besides the item: the server bundle and the locale files.
@@ -161,21 +166,14 @@ struct CacheFile {
     html: BTreeMap<String, String>,
 }
 
-fn fingerprint(server_bundle: &Path, locales_dir: &Path) -> Result<String> {
+fn fingerprint(server_bundle: &Path, locales: &Locales) -> Result<String> {
     use sha2::{Digest, Sha256};
     let mut hash = Sha256::new();
     hash.update(std::fs::read(server_bundle).with_context(|| format!("Failed to read {}", server_bundle.display()))?);
-    let mut files: Vec<_> = walkdir::WalkDir::new(locales_dir)
-        .into_iter()
-        .filter_map(|e| e.ok())
-        .filter(|e| e.file_type().is_file())
-        .map(|e| e.into_path())
-        .collect();
-    files.sort();
-    for file in files {
-        hash.update(file.strip_prefix(locales_dir).unwrap_or(&file).to_string_lossy().as_bytes());
+    for file in locales.files() {
+        hash.update(file.relative.to_string_lossy().as_bytes());
         hash.update([0]);
-        hash.update(std::fs::read(&file).with_context(|| format!("Failed to read {}", file.display()))?);
+        hash.update(file.text.as_bytes());
     }
     Ok(format!("{:x}", hash.finalize()))
 }
@@ -327,13 +325,22 @@ mod tests {
         process.stdout.write(JSON.stringify({ html }));
     });"#;
 
+    /// English-only locales in `dir/locales`, with `translation` as given.
+    fn locales(dir: &Path, translation: &str) -> Locales {
+        let folder = dir.join("locales/en");
+        std::fs::create_dir_all(&folder).unwrap();
+        std::fs::write(folder.join("translation.json"), translation).unwrap();
+        std::fs::write(folder.join("sidebar.json"), "{}").unwrap();
+        Locales::load(&dir.join("locales"), &["en".to_string()], "en").unwrap()
+    }
+
     #[test]
     fn a_large_batch_is_split_across_renderers_and_keeps_its_order() {
         let dir = tempfile::tempdir().unwrap();
         let bundle = dir.path().join("render.mjs");
         std::fs::write(&bundle, ECHO_RENDERER).unwrap();
         let items: Vec<IslandItem> = (0..2 * ITEMS_PER_PROCESS + 3).map(item).collect();
-        let html = render_all(&bundle, dir.path(), &items).unwrap();
+        let html = render_all(&bundle, &locales(dir.path(), "{}"), &items, None).unwrap();
         assert_eq!(html.len(), items.len());
         assert!(html.iter().enumerate().all(|(n, h)| *h == format!("<p>{n}</p>")), "{:?}", &html[..3]);
     }
@@ -342,31 +349,32 @@ mod tests {
     fn cached_islands_skip_the_renderer_until_the_bundle_or_locales_change() {
         let dir = tempfile::tempdir().unwrap();
         let bundle = dir.path().join("render.mjs");
-        let locales = dir.path().join("locales");
-        std::fs::create_dir_all(locales.join("en")).unwrap();
-        std::fs::write(locales.join("en/translation.json"), "{}").unwrap();
+        let english = locales(dir.path(), "{}");
         std::fs::write(&bundle, ECHO_RENDERER).unwrap();
         let cache = dir.path().join("cache");
         let items = vec![item(1), item(2)];
-        assert_eq!(render_all_cached(&bundle, &locales, &items, Some(&cache)).unwrap(), ["<p>1</p>", "<p>2</p>"]);
+        assert_eq!(render_all(&bundle, &english, &items, Some(&cache)).unwrap(), ["<p>1</p>", "<p>2</p>"]);
         // The same bundle, now one that cannot render: the cached HTML is used.
         let failing = dir.path().join("failing.mjs");
         std::fs::write(&failing, "process.exit(3)").unwrap();
         let mut cached: CacheFile = serde_json::from_slice(&std::fs::read(&cache).unwrap()).unwrap();
-        cached.fingerprint = fingerprint(&failing, &locales).unwrap();
+        cached.fingerprint = fingerprint(&failing, &english).unwrap();
         std::fs::write(&cache, serde_json::to_vec(&cached).unwrap()).unwrap();
-        assert_eq!(render_all_cached(&failing, &locales, &items[..1], Some(&cache)).unwrap(), ["<p>1</p>"]);
+        assert_eq!(render_all(&failing, &english, &items[..1], Some(&cache)).unwrap(), ["<p>1</p>"]);
         // A new island is rendered (and fails here); so is every island once the locales change.
-        assert!(render_all_cached(&failing, &locales, &[item(3)], Some(&cache)).is_err());
-        assert_eq!(render_all_cached(&failing, &locales, &items[..1], Some(&cache)).unwrap(), ["<p>1</p>"]);
-        std::fs::write(locales.join("en/translation.json"), r#"{"a":"b"}"#).unwrap();
-        assert!(render_all_cached(&failing, &locales, &items[..1], Some(&cache)).is_err());
+        assert!(render_all(&failing, &english, &[item(3)], Some(&cache)).is_err());
+        assert_eq!(render_all(&failing, &english, &items[..1], Some(&cache)).unwrap(), ["<p>1</p>"]);
+        let changed = locales(dir.path(), r#"{"a":"b"}"#);
+        assert!(render_all(&failing, &changed, &items[..1], Some(&cache)).is_err());
     }
 
     #[test]
     fn a_missing_server_bundle_says_how_to_build_it() {
         let items = vec![IslandItem { key: "0".into(), id: "x".into(), island: "Search".into(), props: Value::Null, lng: "en".into() }];
-        let err = render_all(Path::new("/nonexistent/render.mjs"), Path::new("."), &items).unwrap_err().to_string();
+        let dir = tempfile::tempdir().unwrap();
+        let err = render_all(Path::new("/nonexistent/render.mjs"), &locales(dir.path(), "{}"), &items, None)
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("npm --prefix ui run build") && err.contains("Search"), "{err}");
     }
 }

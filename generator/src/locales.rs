@@ -4,17 +4,25 @@
 use anyhow::{anyhow, Context, Result};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 pub const NAMESPACES: &[&str] = &["translation", "sidebar"];
 
+/// One locale file as read: its path below the locales folder (`zh/translation.json`) and text.
+#[derive(Debug, Clone)]
+pub struct LocaleFile {
+    pub relative: PathBuf,
+    pub text: String,
+}
+
 #[derive(Debug, Clone)]
 pub struct Locales {
+    dir: PathBuf,
     default_language: String,
     /// lang -> namespace -> dotted key -> text
     texts: HashMap<String, HashMap<String, BTreeMap<String, String>>>,
-    /// The raw JSON per lang and namespace, handed to i18next in islands.
-    raw: HashMap<String, HashMap<String, Value>>,
+    /// The files as read, so the build copies them for i18next without reading them again.
+    files: Vec<LocaleFile>,
 }
 
 fn flatten(prefix: &str, value: &Value, out: &mut BTreeMap<String, String>, file: &Path) -> Result<()> {
@@ -36,10 +44,11 @@ fn flatten(prefix: &str, value: &Value, out: &mut BTreeMap<String, String>, file
 impl Locales {
     pub fn load(dir: &Path, languages: &[String], default_language: &str) -> Result<Self> {
         let mut texts = HashMap::new();
-        let mut raw = HashMap::new();
+        let mut files = Vec::new();
         for lang in languages {
             for ns in NAMESPACES {
-                let file = dir.join(lang).join(format!("{ns}.json"));
+                let relative = PathBuf::from(lang).join(format!("{ns}.json"));
+                let file = dir.join(&relative);
                 let text = std::fs::read_to_string(&file)
                     .with_context(|| format!("Failed to read {}", file.display()))?;
                 let value: Value = serde_json::from_str(&text).map_err(|e| {
@@ -48,20 +57,25 @@ impl Locales {
                 let mut flat = BTreeMap::new();
                 flatten("", &value, &mut flat, &file)?;
                 texts.entry(lang.clone()).or_insert_with(HashMap::new).insert(ns.to_string(), flat);
-                raw.entry(lang.clone()).or_insert_with(HashMap::new).insert(ns.to_string(), value);
+                files.push(LocaleFile { relative, text });
             }
         }
-        Ok(Locales { default_language: default_language.to_string(), texts, raw })
+        Ok(Locales { dir: dir.to_path_buf(), default_language: default_language.to_string(), texts, files })
+    }
+
+    /// The folder the files were read from (the island renderer reads them there too).
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    pub fn files(&self) -> &[LocaleFile] {
+        &self.files
     }
 
     /// The text of `key` in `lang`, else in the default language.
     pub fn get(&self, lang: &str, ns: &str, key: &str) -> Option<&str> {
         let find = |l: &str| self.texts.get(l)?.get(ns)?.get(key).map(String::as_str);
         find(lang).or_else(|| find(&self.default_language))
-    }
-
-    pub fn raw(&self, lang: &str, ns: &str) -> &Value {
-        &self.raw[lang][ns]
     }
 
     /// `lang/namespace: key` for every key some language has and this one lacks.

@@ -361,12 +361,7 @@ pub fn build(options: &BuildOptions) -> Result<BuildReport> {
             bail!("the UI bundle has no island named {} (islands are the files ui/src/islands/<Name>.tsx)", missing.join(", "));
         }
     }
-    let island_html = islands::render_all_cached(
-        &options.server_bundle,
-        &options.root.join("locales"),
-        &items,
-        options.island_cache.as_deref(),
-    )?;
+    let island_html = islands::render_all(&options.server_bundle, &locales, &items, options.island_cache.as_deref())?;
     for (file, html) in pages {
         let (html, names) = islands::fill_slots(&html, &island_html, &items)?;
         let scripts = manifest.as_ref().map(|m| m.island_scripts(&names)).unwrap_or_default();
@@ -376,13 +371,10 @@ pub fn build(options: &BuildOptions) -> Result<BuildReport> {
     }
 
     changed += copy_tree(&static_dir, &options.out, &options.out, &mut written)?;
-    for lang in &languages {
-        for ns in crate::locales::NAMESPACES {
-            let relative = PathBuf::from("locales").join(lang).join(format!("{ns}.json"));
-            let bytes = std::fs::read(options.root.join(&relative))?;
-            changed += write_if_changed(&options.out.join(&relative), &bytes)? as usize;
-            written.insert(relative);
-        }
+    for file in locales.files() {
+        let relative = PathBuf::from("locales").join(&file.relative);
+        changed += write_if_changed(&options.out.join(&relative), file.text.as_bytes())? as usize;
+        written.insert(relative);
     }
     let routes: Vec<&str> = content.routes().collect();
     let site_facts = serde_json::json!({
