@@ -23,6 +23,13 @@ pub struct LinkView {
     pub url: String,
 }
 
+/// The link from an entry or a not-found page back to its collection's list.
+#[derive(Debug, Serialize)]
+pub struct BackLink {
+    pub label: String,
+    pub url: String,
+}
+
 #[derive(Debug, Serialize)]
 pub struct EntryView {
     pub title: String,
@@ -72,7 +79,7 @@ pub struct PageView {
     pub entries: Vec<EntryView>,
     pub date: Option<String>,
     pub tech: Vec<String>,
-    pub back: Option<LinkView>,
+    pub back: Option<BackLink>,
     /// The home page's profile image island props.
     pub profile: Value,
 }
@@ -279,14 +286,7 @@ impl ViewContext<'_> {
         match &page.kind {
             PageKind::Section if kind == "collection" => view.entries = self.entries(page.route.trim_start_matches('/'), lang),
             PageKind::Section => view.children = self.children(&page.route, lang),
-            PageKind::Entry { collection } => {
-                let list = format!("/{collection}");
-                view.back = Some(LinkView {
-                    title: self.content.page(&list, lang).map(|p| p.front.title.clone()).unwrap_or_default(),
-                    description: self.t(lang, "list.back"),
-                    url: self.url(&list, lang),
-                });
-            }
+            PageKind::Entry { collection } => view.back = Some(self.back_link(collection, lang)),
             _ => {}
         }
         view
@@ -299,11 +299,11 @@ impl ViewContext<'_> {
         let mut view = self.frame(&list, lang, &title, &title, "not-found");
         view.breadcrumb = self.crumbs(&format!("{list}/404"), lang, &title);
         view.noindex = true;
-        view.back = Some(LinkView {
-            title: self.content.page(&list, lang).map(|p| p.front.title.clone()).unwrap_or_default(),
-            description: self.t(lang, "list.back"),
-            url: self.url(&list, lang),
-        });
+        view.back = Some(self.back_link(collection, lang));
         view
+    }
+
+    fn back_link(&self, collection: &str, lang: &str) -> BackLink {
+        BackLink { label: self.t(lang, "list.back"), url: self.url(&format!("/{collection}"), lang) }
     }
 }
