@@ -1,5 +1,6 @@
 //! The API's own texts (errors, emails) in en, zh and ja, from locales/*/api.json.
 
+use crate::static_site::language::visitor_language;
 use poem::Request;
 use serde_json::Value;
 use std::sync::OnceLock;
@@ -49,40 +50,16 @@ impl Lang {
         }
     }
 
-    /// The language of a request: the `selectedLanguage` cookie, else Accept-Language, else English.
+    /// The language of a request: the `selectedLanguage` cookie, else Accept-Language, else
+    /// English — the rule the pages follow too.
     pub fn of_request(req: &Request) -> Lang {
-        if let Some(lang) = cookie(req, "selectedLanguage").and_then(|v| Lang::from_tag(&v)) {
-            return lang;
-        }
-        req.headers()
-            .get(poem::http::header::ACCEPT_LANGUAGE)
-            .and_then(|v| v.to_str().ok())
-            .and_then(from_accept_language)
-            .unwrap_or(Lang::En)
+        visitor_language(req.headers(), Lang::from_tag).unwrap_or(Lang::En)
     }
 
     /// The body's `preferredLanguage` when it names one we have, else the request's language.
     pub fn preferred(body: Option<&str>, req: &Request) -> Lang {
         body.and_then(Lang::from_tag).unwrap_or_else(|| Lang::of_request(req))
     }
-}
-
-fn from_accept_language(header: &str) -> Option<Lang> {
-    let mut ranked: Vec<(f32, usize, Lang)> = header
-        .split(',')
-        .enumerate()
-        .filter_map(|(i, part)| {
-            let mut pieces = part.split(';');
-            let lang = Lang::from_tag(pieces.next()?)?;
-            let q = pieces
-                .find_map(|p| p.trim().strip_prefix("q="))
-                .and_then(|q| q.parse::<f32>().ok())
-                .unwrap_or(1.0);
-            (q > 0.0).then_some((q, i, lang))
-        })
-        .collect();
-    ranked.sort_by(|a, b| b.0.partial_cmp(&a.0).unwrap_or(std::cmp::Ordering::Equal).then(a.1.cmp(&b.1)));
-    ranked.first().map(|r| r.2)
 }
 
 /// The value of a cookie of the request.
@@ -154,6 +131,11 @@ mod tests {
 
     #[test]
     fn accept_language_respects_quality() {
+        let from_accept_language = |header: &str| {
+            let mut headers = poem::http::HeaderMap::new();
+            headers.insert(poem::http::header::ACCEPT_LANGUAGE, header.parse().unwrap());
+            visitor_language(&headers, Lang::from_tag)
+        };
         assert_eq!(from_accept_language("fr, ja;q=0.5, zh-TW;q=0.8"), Some(Lang::Zh));
         assert_eq!(from_accept_language("ja-JP,en;q=0.9"), Some(Lang::Ja));
         assert_eq!(from_accept_language("fr"), None);

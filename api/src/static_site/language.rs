@@ -8,14 +8,19 @@ use poem::http::HeaderMap;
 
 const COOKIE_NAME: &str = "selectedLanguage";
 
-/// Index into `languages` of the visitor's language.
-pub fn choose(headers: &HeaderMap, languages: &[Language], default: usize) -> usize {
-    from_cookie(headers, languages)
-        .or_else(|| from_accept_language(headers, languages))
-        .unwrap_or(default)
+/// The visitor's language by the site's one rule, for pages and the API's messages alike: the
+/// `selectedLanguage` cookie, else the best-ranked `Accept-Language` range; `recognise` says
+/// which language (if any) a value names.
+pub fn visitor_language<T>(headers: &HeaderMap, recognise: impl Fn(&str) -> Option<T>) -> Option<T> {
+    from_cookie(headers, &recognise).or_else(|| from_accept_language(headers, &recognise))
 }
 
-fn from_cookie(headers: &HeaderMap, languages: &[Language]) -> Option<usize> {
+/// Index into `languages` of the visitor's language.
+pub fn choose(headers: &HeaderMap, languages: &[Language], default: usize) -> usize {
+    visitor_language(headers, |value| languages.iter().position(|l| matches(value, l))).unwrap_or(default)
+}
+
+fn from_cookie<T>(headers: &HeaderMap, recognise: impl Fn(&str) -> Option<T>) -> Option<T> {
     for value in headers.get_all(COOKIE) {
         let Ok(value) = value.to_str() else { continue };
         for pair in value.split(';') {
@@ -24,30 +29,29 @@ fn from_cookie(headers: &HeaderMap, languages: &[Language]) -> Option<usize> {
                 continue;
             }
             // The UI may store the value JSON-quoted.
-            let v = v.trim().trim_matches('"');
-            if let Some(i) = languages.iter().position(|l| matches(v, l)) {
-                return Some(i);
+            if let Some(language) = recognise(v.trim().trim_matches('"')) {
+                return Some(language);
             }
         }
     }
     None
 }
 
-fn from_accept_language(headers: &HeaderMap, languages: &[Language]) -> Option<usize> {
-    let mut best: Option<(f32, usize)> = None;
+fn from_accept_language<T>(headers: &HeaderMap, recognise: impl Fn(&str) -> Option<T>) -> Option<T> {
+    let mut best: Option<(f32, T)> = None;
     for value in headers.get_all(ACCEPT_LANGUAGE) {
         let Ok(value) = value.to_str() else { continue };
         for item in value.split(',') {
             let (range, q) = split_q(item);
-            if q <= 0.0 || best.is_some_and(|(best_q, _)| q <= best_q) {
+            if q <= 0.0 || best.as_ref().is_some_and(|(best_q, _)| q <= *best_q) {
                 continue;
             }
-            if let Some(i) = languages.iter().position(|l| matches(range, l)) {
-                best = Some((q, i));
+            if let Some(language) = recognise(range) {
+                best = Some((q, language));
             }
         }
     }
-    best.map(|(_, i)| i)
+    best.map(|(_, language)| language)
 }
 
 /// `zh`, `zh-TW`, `zh-Hant`, `zh-Hant-TW` all name the site's `zh`; `ja-JP` its `ja`.

@@ -7,7 +7,7 @@ mod dev_reload;
 mod encoding;
 mod files;
 mod headers;
-mod language;
+pub(crate) mod language;
 mod routes;
 mod serve;
 mod site_facts;
