@@ -35,6 +35,10 @@ impl Mail<'_> {
     }
 }
 
+/// lettre writes each message here and it is then renamed into the outbox, so whoever reads the
+/// outbox (the owner, the tests) never sees a message half written.
+const STAGING: &str = ".incoming";
+
 enum Transport {
     Smtp(AsyncSmtpTransport<Tokio1Executor>),
     Outbox(AsyncFileTransport<Tokio1Executor>, PathBuf),
@@ -56,8 +60,8 @@ impl Mailer {
                     .build(),
             ),
             None => {
-                std::fs::create_dir_all(&outbox)?;
-                Transport::Outbox(AsyncFileTransport::<Tokio1Executor>::new(&outbox), outbox)
+                std::fs::create_dir_all(outbox.join(STAGING))?;
+                Transport::Outbox(AsyncFileTransport::<Tokio1Executor>::new(outbox.join(STAGING)), outbox)
             }
         };
         let mut layouts = Tera::default();
@@ -115,7 +119,10 @@ impl Mailer {
             }
             Transport::Outbox(files, dir) => {
                 let id = files.send(message).await?;
-                tracing::info!(kind = mail.key(), path = %dir.join(format!("{id}.eml")).display(), "mail written");
+                let name = format!("{id}.eml");
+                let path = dir.join(&name);
+                tokio::fs::rename(dir.join(STAGING).join(&name), &path).await?;
+                tracing::info!(kind = mail.key(), path = %path.display(), "mail written");
             }
         }
         Ok(())
