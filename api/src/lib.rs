@@ -12,6 +12,7 @@ pub mod members;
 pub mod rate_limit;
 pub mod routes;
 pub mod secrets;
+pub mod server;
 pub mod sessions;
 pub mod settings;
 pub mod startup;

@@ -1,7 +1,5 @@
 use api::cli::{Cli, Command};
 use clap::Parser;
-use poem::listener::TcpListener;
-use poem::Server;
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
@@ -16,7 +14,7 @@ async fn main() -> anyhow::Result<()> {
             api::startup::sweep_hourly(state.clone());
             let app = api::startup::build_app_with_state(state)?;
             tracing::info!("serving on http://127.0.0.1:{}", args.port);
-            Server::new(TcpListener::bind(("127.0.0.1", args.port))).run(app).await?;
+            api::server::serve(([127, 0, 0, 1], args.port).into(), app).await?;
         }
         Command::Invite { command, storage } => api::cli::invite(&command, &storage, &mut std::io::stdout()).await?,
         Command::Members { command, storage } => api::cli::members(&command, &storage, &mut std::io::stdout()).await?,
