@@ -13,8 +13,9 @@ async fn main() -> anyhow::Result<()> {
             let state = api::startup::build_state(settings).await?;
             api::startup::sweep_hourly(state.clone());
             let app = api::startup::build_app_with_state(state)?;
+            let listener = tokio::net::TcpListener::bind(("127.0.0.1", args.port)).await?;
             tracing::info!("serving on http://127.0.0.1:{}", args.port);
-            api::server::serve(([127, 0, 0, 1], args.port).into(), app).await?;
+            api::server::serve(listener, app).await?;
         }
         Command::Invite { command, storage } => api::cli::invite(&command, &storage, &mut std::io::stdout()).await?,
         Command::Members { command, storage } => api::cli::members(&command, &storage, &mut std::io::stdout()).await?,

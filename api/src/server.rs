@@ -1,5 +1,5 @@
-//! The HTTP/1.1 listener of `api serve`: one accept loop per core, each on its own single-threaded
-//! runtime, hyper straight on each TCP stream, every request handed to the app as a poem request.
+//! The HTTP/1.1 listener of `api serve`: connections spread over one single-threaded runtime per
+//! core, hyper straight on each TCP stream, every request handed to the app as a poem request.
 //!
 //! Why not poem's `Server` on the shared multi-threaded runtime (BENCHMARKS.md, static serving):
 //! - poem splits each connection into read and write halves, which hides the socket's vectored
@@ -7,7 +7,7 @@
 //!   hyper sends headers and body (a `Bytes` of the in-memory `dist/`) in one `writev`.
 //! - On a work-stealing runtime a connection's readiness often wakes another thread; most of the
 //!   CPU of a small page went to those wake-ups. Here a connection lives on one thread, like an
-//!   nginx worker (the kernel spreads connections over the loops' `SO_REUSEPORT` sockets).
+//!   nginx worker: the main runtime accepts and hands each connection to a loop in turn.
 //!
 //! API requests still run on the main runtime, where the database pool and timers live.
 
@@ -23,58 +23,23 @@ use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::net::{TcpListener, TcpSocket};
+use tokio::net::{TcpListener, TcpStream};
 use tokio::runtime::Handle;
 
 /// A wait after a failed accept (out of file descriptors, say), so the loop does not spin.
 const ACCEPT_RETRY: Duration = Duration::from_millis(50);
-const BACKLOG: u32 = 1024;
 
 type App = Arc<BoxEndpoint<'static, Response>>;
 
-/// Serves `app` on `addr` with one accept loop per core until the process ends. Call it from the
-/// main runtime: API requests are spawned there.
-pub async fn serve(addr: SocketAddr, app: BoxEndpoint<'static, Response>) -> std::io::Result<()> {
+/// Serves `app` on `listener` until the process ends. Call it from the main runtime: API
+/// requests are spawned there.
+pub async fn serve(listener: TcpListener, app: BoxEndpoint<'static, Response>) -> std::io::Result<()> {
     let app: App = Arc::new(app);
     let main = Handle::current();
+    let local = LocalAddr(listener.local_addr()?.into());
     let loops = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
-    // Bound here, before any loop starts, so a port in use is an error of `serve` itself.
-    let sockets = (0..loops).map(|_| bind(addr)).collect::<std::io::Result<Vec<_>>>()?;
-    let (done, mut ended) = tokio::sync::mpsc::channel::<std::io::Error>(loops);
-    for (n, socket) in sockets.into_iter().enumerate() {
-        let (app, main, done) = (app.clone(), main.clone(), done.clone());
-        std::thread::Builder::new().name(format!("http-{n}")).spawn(move || {
-            let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
-                Ok(runtime) => runtime,
-                Err(error) => return drop(done.blocking_send(error)),
-            };
-            let error = runtime.block_on(async move {
-                match socket.listen(BACKLOG) {
-                    Ok(listener) => accept_loop(listener, app, main).await,
-                    Err(error) => error,
-                }
-            });
-            let _ = done.blocking_send(error);
-        })?;
-    }
-    drop(done);
-    Err(ended.recv().await.unwrap_or_else(|| std::io::Error::other("the HTTP loops ended")))
-}
-
-fn bind(addr: SocketAddr) -> std::io::Result<TcpSocket> {
-    let socket = if addr.is_ipv4() { TcpSocket::new_v4()? } else { TcpSocket::new_v6()? };
-    socket.set_reuseaddr(true)?;
-    socket.set_reuseport(true)?;
-    socket.bind(addr)?;
-    Ok(socket)
-}
-
-async fn accept_loop(listener: TcpListener, app: App, main: Handle) -> std::io::Error {
-    let local = match listener.local_addr() {
-        Ok(addr) => LocalAddr(addr.into()),
-        Err(error) => return error,
-    };
-    loop {
+    let loops = (0..loops).map(connection_loop).collect::<std::io::Result<Vec<Handle>>>()?;
+    for next in (0..loops.len()).cycle() {
         let (stream, peer) = match listener.accept().await {
             Ok(accepted) => accepted,
             Err(error) => {
@@ -83,21 +48,41 @@ async fn accept_loop(listener: TcpListener, app: App, main: Handle) -> std::io::
                 continue;
             }
         };
-        // Responses go out whole in one write; waiting to coalesce them only adds latency.
-        let _ = stream.set_nodelay(true);
+        // Re-registered with the loop's own reactor there.
+        let stream = stream.into_std()?;
         let (app, main, local) = (app.clone(), main.clone(), local.clone());
-        let remote = RemoteAddr(peer.into());
-        tokio::spawn(async move {
-            let service = service_fn(move |req| {
-                let (app, main) = (app.clone(), main.clone());
-                let request = poem::Request::from((req, local.clone(), remote.clone(), Scheme::HTTP));
-                async move { Ok::<_, Infallible>(poem::http::Response::from(respond(app, main, request).await)) }
-            });
-            let connection = http1::Builder::new().keep_alive(true).serve_connection(TokioIo::new(stream), service);
-            if let Err(error) = connection.with_upgrades().await {
-                tracing::debug!(%error, %peer, "connection ended with an error");
+        loops[next].spawn(async move {
+            match TcpStream::from_std(stream) {
+                Ok(stream) => serve_connection(stream, peer, local, app, main).await,
+                Err(error) => tracing::warn!(%error, "a connection could not join its loop"),
             }
         });
+    }
+    unreachable!("the accept loop cycles forever")
+}
+
+/// A thread with a single-threaded runtime that runs the connections spawned on its handle.
+fn connection_loop(n: usize) -> std::io::Result<Handle> {
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+    let handle = runtime.handle().clone();
+    std::thread::Builder::new()
+        .name(format!("http-{n}"))
+        .spawn(move || runtime.block_on(std::future::pending::<()>()))?;
+    Ok(handle)
+}
+
+async fn serve_connection(stream: TcpStream, peer: SocketAddr, local: LocalAddr, app: App, main: Handle) {
+    // Responses go out whole in one write; waiting to coalesce them only adds latency.
+    let _ = stream.set_nodelay(true);
+    let remote = RemoteAddr(peer.into());
+    let service = service_fn(move |req| {
+        let (app, main) = (app.clone(), main.clone());
+        let request = poem::Request::from((req, local.clone(), remote.clone(), Scheme::HTTP));
+        async move { Ok::<_, Infallible>(poem::http::Response::from(respond(app, main, request).await)) }
+    });
+    let connection = http1::Builder::new().keep_alive(true).serve_connection(TokioIo::new(stream), service);
+    if let Err(error) = connection.with_upgrades().await {
+        tracing::debug!(%error, %peer, "connection ended with an error");
     }
 }
 
