@@ -100,6 +100,18 @@ pub fn tech_tags(tech: &Option<String>) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// Where a menu item linking to the English route `link` stands to the page at `route`: "page"
+/// for the page itself, "section" for a page below it (home is no section of every page).
+fn menu_current(link: &str, route: &str) -> Option<&'static str> {
+    if link == route {
+        Some("page")
+    } else if link != "/" && route.strip_prefix(link).is_some_and(|rest| rest.starts_with('/')) {
+        Some("section")
+    } else {
+        None
+    }
+}
+
 fn body_class(route: &str, kind: &str) -> String {
     let mut classes = vec![format!("page-{kind}")];
     if LEGAL_ROUTES.contains(&route) {
@@ -154,22 +166,27 @@ impl ViewContext<'_> {
         json!({"route": route, "lang": lang, "languages": languages})
     }
 
+    /// The menu, localised, with each item's place relative to the page (`current`): the page
+    /// itself, or a section the page is in. Pages outside the menu share one Sidebar render.
     fn sidebar_props(&self, route: &str, lang: &str) -> Value {
-        fn localize(items: &[crate::config::MenuItem], ctx: &ViewContext, lang: &str) -> Value {
+        fn localize(items: &[crate::config::MenuItem], route: &str, ctx: &ViewContext, lang: &str) -> Value {
             Value::Array(
                 items
                     .iter()
                     .map(|item| {
                         let mut v = json!({"titleKey": item.title_key, "link": ctx.url(&item.link, lang), "icon": item.icon});
+                        if let Some(current) = menu_current(&item.link, route) {
+                            v["current"] = current.into();
+                        }
                         if !item.sub_menu.is_empty() {
-                            v["subMenu"] = localize(&item.sub_menu, ctx, lang);
+                            v["subMenu"] = localize(&item.sub_menu, route, ctx, lang);
                         }
                         v
                     })
                     .collect(),
             )
         }
-        json!({"route": route, "lang": lang, "menu": localize(&self.config.sidebar, self, lang)})
+        json!({"lang": lang, "menu": localize(&self.config.sidebar, route, self, lang)})
     }
 
     fn island_props(&self, name: &str, lang: &str) -> Value {
@@ -305,5 +322,19 @@ impl ViewContext<'_> {
 
     fn back_link(&self, collection: &str, lang: &str) -> BackLink {
         BackLink { label: self.t(lang, "list.back"), url: self.url(&format!("/{collection}"), lang) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::menu_current;
+
+    #[test]
+    fn menu_items_know_the_page_and_the_sections_it_is_in() {
+        assert_eq!(menu_current("/notes", "/notes"), Some("page"));
+        assert_eq!(menu_current("/notes", "/notes/liquidity-risk"), Some("section"));
+        assert_eq!(menu_current("/notes", "/notes-archive"), None);
+        assert_eq!(menu_current("/", "/"), Some("page"));
+        assert_eq!(menu_current("/", "/notes"), None);
     }
 }

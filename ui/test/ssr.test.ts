@@ -43,7 +43,7 @@ describe('render.mjs', () => {
           key: 'k2',
           id: 'sidebar',
           island: 'Sidebar',
-          props: { route: '/notes', lang: 'ja', menu: [{ titleKey: 'notes', link: '/ja/notes', icon: 'note' }] },
+          props: { lang: 'ja', menu: [{ titleKey: 'notes', link: '/ja/notes', icon: 'note', current: 'page' }] },
           lng: 'ja',
         },
         { key: 'k3', id: 'profile', island: 'ProfileImage', props: { src: '/images/p.svg', alt: 'Alex' }, lng: 'en' },
@@ -66,6 +66,36 @@ describe('render.mjs', () => {
     expect(html.k3).not.toContain('rel="preload"');
     // Prerendered closed: the overlay is browser state.
     expect(html.k4).not.toMatch(/<dialog[^>]*\sopen/);
+  });
+
+  it("shares the top bar's render among a section's pages, each with its own language links", () => {
+    // Links with every character React escapes; the notes section twice per language, and home.
+    const links = (route: string) => [
+      { code: 'en', href: `${route}?a=1&b="2"` },
+      { code: 'zh', href: `/zh${route}?<x>` },
+      { code: 'ja', href: `/ja${route}#it's` },
+    ];
+    const items = ['en', 'zh'].flatMap((lng) =>
+      ['/notes/a', '/notes/b', '/notes/c', '/'].map((route) => ({
+        key: `${lng}${route}`,
+        id: 'topbar',
+        island: 'TopBar',
+        props: { route, lang: lng, languages: links(route) },
+        lng,
+      })),
+    );
+    const batch = render({ localesDir, items });
+    expect(batch.status, batch.stderr).toBe(0);
+    const answer = JSON.parse(batch.stdout) as { html: Record<string, string>; shared: number };
+    // Per language: notes/a is rendered in full (and checked), notes/b and notes/c are filled in.
+    expect(answer.shared).toBe(4);
+    for (const item of items) {
+      const alone = render({ localesDir, items: [item] });
+      expect(alone.status, alone.stderr).toBe(0);
+      expect(answer.html[item.key], item.key).toBe(JSON.parse(alone.stdout).html[item.key]);
+    }
+    expect(answer.html['zh/notes/b']).toContain('href="/zh/notes/b?&lt;x&gt;"');
+    expect(answer.html['en/notes/c']).toContain('href="/notes/c?a=1&amp;b=&quot;2&quot;"');
   });
 
   it('fails clearly on an unknown island', () => {

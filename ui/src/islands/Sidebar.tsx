@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Icon } from '../components/Icon';
 import { announceUnderDevelopment } from '../components/siteActions';
-import { isLang, localizedPath, splitLanguagePrefix, DEFAULT_LANGUAGE, type Lang } from '../lib/languages';
+import { isLang, localizedPath, DEFAULT_LANGUAGE, type Lang } from '../lib/languages';
 import { MOBILE_QUERY } from '../lib/media';
 import { readExpandedMenus, setExpandedMenus, useDarkMode, useExpandedMenus } from '../lib/preferences';
 
@@ -12,11 +12,12 @@ export interface MenuItem {
   /** Already localised. */
   link: string;
   icon: string;
+  /** Set by the generator: this item is the page itself, or a section the page is in. */
+  current?: 'page' | 'section';
   subMenu?: MenuItem[];
 }
 
 export interface SidebarProps {
-  route: string;
   lang: string;
   menu: MenuItem[];
 }
@@ -35,13 +36,7 @@ const TOOLTIPS = {
 /** On mobile a tapped item collapses the menu again after this long (SPEC section 9). */
 const MOBILE_COLLAPSE_MS = 500;
 
-function isCurrent(item: MenuItem, route: string): boolean {
-  const itemRoute = splitLanguagePrefix(item.link).route;
-  if (itemRoute === '/') return route === '/';
-  return route === itemRoute || route.startsWith(`${itemRoute}/`);
-}
-
-export default function Sidebar({ route, lang: langProp, menu }: SidebarProps) {
+export default function Sidebar({ lang: langProp, menu }: SidebarProps) {
   const { t } = useTranslation();
   const lang: Lang = isLang(langProp) ? langProp : DEFAULT_LANGUAGE;
   const expanded = useExpandedMenus();
@@ -77,7 +72,7 @@ export default function Sidebar({ route, lang: langProp, menu }: SidebarProps) {
   const renderItems = (items: MenuItem[], depth: number) => (
     <ul className={depth === 0 ? 'sidebar-menu' : 'sidebar-submenu'}>
       {items.map((item) => {
-        const current = isCurrent(item, route);
+        const current = item.current !== undefined;
         const open = expanded.includes(item.titleKey);
         const subId = `sidebar-sub-${item.titleKey}`;
         return (
@@ -85,7 +80,7 @@ export default function Sidebar({ route, lang: langProp, menu }: SidebarProps) {
             <a
               className="sidebar-link"
               href={item.link}
-              aria-current={current && splitLanguagePrefix(item.link).route === route ? 'page' : undefined}
+              aria-current={item.current === 'page' ? 'page' : undefined}
               onClick={onItemClick}
             >
               <Icon name={item.icon} />

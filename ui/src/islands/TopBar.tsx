@@ -7,6 +7,7 @@ import { isLang, localizedPath, DEFAULT_LANGUAGE, type Lang } from '../lib/langu
 import { setActiveTopBarButton, setSelectedLanguage, useDarkMode } from '../lib/preferences';
 import { activeSection, TOP_BAR_SECTIONS } from '../lib/sections';
 import { logout, refreshLoginStatus, useLoggedIn } from '../lib/session';
+import type { SharedRender } from '../lib/sharedRender';
 
 export interface TopBarProps {
   /** English route of the page, e.g. `/valuation-models/dcf`. */
@@ -216,3 +217,10 @@ export default function TopBar({ route, lang: langProp, languages }: TopBarProps
     </header>
   );
 }
+
+/** The pages of one section share the top bar's server render: only their language links differ. */
+TopBar.sharedRender = {
+  group: ({ route, lang, languages }) => JSON.stringify([activeSection(route), lang, languages.map((l) => l.code)]),
+  slots: ({ languages }) => languages.map((l) => l.href),
+  withSlots: (props, hrefs) => ({ ...props, languages: props.languages.map((l, n) => ({ ...l, href: hrefs[n] })) }),
+} satisfies SharedRender<TopBarProps>;
