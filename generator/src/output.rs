@@ -43,16 +43,26 @@ fn fresh(source: &Path, derived: &Path) -> bool {
     matches!((modified(source), modified(derived)), (Some(s), Some(d)) if d >= s)
 }
 
-fn gzip(bytes: &[u8]) -> Result<Vec<u8>> {
-    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+fn gzip_with(bytes: &[u8], level: u32) -> Result<Vec<u8>> {
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::new(level));
     encoder.write_all(bytes)?;
     Ok(encoder.finish()?)
 }
 
-/// Brotli quality of pages. Every page is compressed again whenever it changes, and a site has
-/// thousands: on this site's pages quality 11 spends ~25 ms a page for ~9% fewer bytes than
-/// quality 6 (~0.5 ms), which still sends ~9% fewer bytes than gzip -9 (BENCHMARKS.md).
-const PAGE_QUALITY: i32 = 6;
+fn gzip(bytes: &[u8]) -> Result<Vec<u8>> {
+    gzip_with(bytes, 9)
+}
+
+/// Pages are compressed again whenever they change, and a site has thousands. On pages level 6
+/// sends ~1% more bytes than 9 in half the time (BENCHMARKS.md).
+fn gzip_page(bytes: &[u8]) -> Result<Vec<u8>> {
+    gzip_with(bytes, 6)
+}
+
+/// Brotli quality of pages: on this site's pages quality 11 spends ~25 ms a page for ~9% fewer
+/// bytes than quality 5 (~0.4 ms; 6 costs ~20% more for 0.3% fewer bytes), which still sends ~8%
+/// fewer bytes than gzip -9 (BENCHMARKS.md).
+const PAGE_QUALITY: i32 = 5;
 
 fn brotli_page(bytes: &[u8]) -> Result<Vec<u8>> {
     // A window no larger than the page keeps the encoder's buffers small; below 17 the brotli
@@ -62,16 +72,81 @@ fn brotli_page(bytes: &[u8]) -> Result<Vec<u8>> {
 }
 
 fn brotli(bytes: &[u8]) -> Result<Vec<u8>> {
-    // Quality 11 costs seconds on the large search index for little gain over 9 on big files.
-    // (Lower qualities of this crate send more bytes than gzip -9 on a multi-megabyte index.)
-    let quality = if bytes.len() > 256 * 1024 { 9 } else { 11 };
-    brotli_with(bytes, brotli::enc::BrotliEncoderParams { quality, lgwin: 22, ..Default::default() })
+    // Quality 11 costs seconds on a large search index or sitemap. On a 5.7 MB index quality 7
+    // with the largest window sends 5% more bytes than 9 in 40% of the time, and still 5% fewer
+    // than gzip -9; lower qualities of this crate send more than gzip there (BENCHMARKS.md).
+    let params = if bytes.len() > 256 * 1024 {
+        brotli::enc::BrotliEncoderParams { quality: 7, lgwin: 24, size_hint: bytes.len(), ..Default::default() }
+    } else {
+        brotli::enc::BrotliEncoderParams { quality: 11, lgwin: 22, ..Default::default() }
+    };
+    brotli_with(bytes, params)
 }
 
 fn brotli_with(bytes: &[u8], params: brotli::enc::BrotliEncoderParams) -> Result<Vec<u8>> {
     let mut out = Vec::new();
     brotli::BrotliCompress(&mut &bytes[..], &mut out, &params)?;
     Ok(out)
+}
+
+type Encoder = fn(&[u8]) -> Result<Vec<u8>>;
+
+/// The `.gz` and `.br` encoders of a text file.
+fn encoders(path: &Path) -> [(&'static str, Encoder); 2] {
+    if path.extension().is_some_and(|e| e == "html") {
+        [("gz", gzip_page), ("br", brotli_page)]
+    } else {
+        [("gz", gzip), ("br", brotli)]
+    }
+}
+
+/// The siblings of `file` (whose content is `bytes`) for the given encoders, both made at once:
+/// after a one-page edit the search index is the largest file to compress.
+fn encode_siblings(file: &Path, bytes: &[u8], encoders: &[(&'static str, Encoder)]) -> Result<Vec<(PathBuf, Vec<u8>)>> {
+    encoders.par_iter().map(|(ext, encode)| Ok((sibling(file, ext), encode(bytes)?))).collect()
+}
+
+fn write_all(files: &[(PathBuf, Vec<u8>)]) -> Result<()> {
+    for (path, bytes) in files {
+        std::fs::write(path, bytes).with_context(|| format!("Failed to write {}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// A text file whose bytes changed, with its `.gz` and `.br` siblings made in memory.
+pub struct Changed {
+    path: PathBuf,
+    bytes: Vec<u8>,
+    siblings: Vec<(PathBuf, Vec<u8>)>,
+}
+
+/// The file and its siblings to write, or None when `path` already holds `bytes`. Pure work, so
+/// many run in parallel; the writes (`Changed::write`) go one after another, which the file
+/// system serves faster than many writers creating files at once.
+pub fn compress_if_changed(path: &Path, bytes: Vec<u8>) -> Result<Option<Changed>> {
+    if std::fs::read(path).is_ok_and(|old| old == bytes) {
+        return Ok(None);
+    }
+    let siblings = encode_siblings(path, &bytes, &encoders(path))?;
+    Ok(Some(Changed { path: path.to_path_buf(), bytes, siblings }))
+}
+
+impl Changed {
+    pub fn write(&self) -> Result<()> {
+        // Siblings after their original, so they are never older than it (`fresh`).
+        write_if_changed(&self.path, &self.bytes)?;
+        write_all(&self.siblings)
+    }
+}
+
+/// `write_if_changed` for a text file that also needs `.gz` and `.br` siblings, made from memory
+/// (`compress_text_files` later finds them fresh).
+pub fn write_with_siblings(path: &Path, bytes: Vec<u8>) -> Result<bool> {
+    let changed = compress_if_changed(path, bytes)?;
+    if let Some(changed) = &changed {
+        changed.write()?;
+    }
+    Ok(changed.is_some())
 }
 
 /// Gives every text file below `dir` up-to-date `.gz` and `.br` siblings; returns how many it made.
@@ -85,24 +160,13 @@ pub fn compress_text_files(dir: &Path) -> Result<usize> {
     let made: Vec<usize> = files
         .par_iter()
         .map(|file| {
-            let is_page = file.extension().is_some_and(|e| e == "html");
-            let brotli = if is_page { brotli_page as fn(&[u8]) -> Result<Vec<u8>> } else { brotli };
-            let stale: Vec<(PathBuf, fn(&[u8]) -> Result<Vec<u8>>)> = [("gz", gzip as fn(&[u8]) -> Result<Vec<u8>>), ("br", brotli)]
-                .into_iter()
-                .map(|(ext, encode)| (sibling(file, ext), encode))
-                .filter(|(target, _)| !fresh(file, target))
-                .collect();
+            let stale: Vec<(&'static str, Encoder)> =
+                encoders(file).into_iter().filter(|(ext, _)| !fresh(file, &sibling(file, ext))).collect();
             if stale.is_empty() {
                 return Ok(0);
             }
             let bytes = std::fs::read(file).with_context(|| format!("Failed to read {}", file.display()))?;
-            // Both encodings at once: after a one-page edit the search index is the largest file to compress.
-            stale
-                .par_iter()
-                .map(|(target, encode)| {
-                    std::fs::write(target, encode(&bytes)?).with_context(|| format!("Failed to write {}", target.display()))
-                })
-                .collect::<Result<Vec<()>>>()?;
+            write_all(&encode_siblings(file, &bytes, &stale)?)?;
             Ok(stale.len())
         })
         .collect::<Result<_>>()?;

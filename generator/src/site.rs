@@ -8,7 +8,7 @@ use crate::islands::{self, IslandCalls, SCRIPTS_MARKER};
 use crate::links::LinkTargets;
 use crate::locales::Locales;
 use crate::markdown::{self, Rendered, RenderOptions};
-use crate::output::{compress_text_files, remove_stale, write_if_changed};
+use crate::output::{compress_if_changed, compress_text_files, remove_stale, write_if_changed, write_with_siblings, Changed};
 use crate::search_index::{self, IndexEntry};
 use crate::sitemap;
 use crate::templates;
@@ -250,7 +250,6 @@ pub fn build(options: &BuildOptions) -> Result<BuildReport> {
     let started = Instant::now();
     let Loaded { config, languages, locales, content, rendered, fallbacks, mut warnings } = load(&options.root)?;
     let static_dir = options.root.join("static");
-
     let island_calls = Arc::new(IslandCalls::default());
     let tera = templates::load(&options.templates, locales.clone(), island_calls.clone(), &config.default_language)?;
     check_templates(&content, &tera)?;
@@ -284,7 +283,11 @@ pub fn build(options: &BuildOptions) -> Result<BuildReport> {
         .collect();
     let (index_bytes, index_name) = search_index::encode(&index);
     let index_file = PathBuf::from("assets").join(&index_name);
-    changed += write_if_changed(&options.out.join(&index_file), &index_bytes)? as usize;
+    // Its compression (the largest file's, a second of CPU on a large site) runs beside the pages.
+    let index_written = {
+        let path = options.out.join(&index_file);
+        std::thread::spawn(move || write_with_siblings(&path, index_bytes))
+    };
     written.insert(index_file);
     let search_index_url = format!("/assets/{index_name}");
 
@@ -343,7 +346,6 @@ pub fn build(options: &BuildOptions) -> Result<BuildReport> {
             Ok((file.clone(), html))
         })
         .collect::<Result<_>>()?;
-
     let items = island_calls.items();
     if !items.is_empty() {
         let Some(manifest) = &manifest else {
@@ -362,14 +364,19 @@ pub fn build(options: &BuildOptions) -> Result<BuildReport> {
         }
     }
     let island_html = islands::render_all(&options.server_bundle, &locales, &items, options.island_cache.as_deref())?;
-    for (file, html) in pages {
-        let (html, names) = islands::fill_slots(&html, &island_html, &items)?;
-        let scripts = manifest.as_ref().map(|m| m.island_scripts(&names)).unwrap_or_default();
-        let html = html.replacen(SCRIPTS_MARKER, &scripts, 1);
-        changed += write_if_changed(&options.out.join(&file), html.as_bytes())? as usize;
-        written.insert(file);
+    let pages_changed: Vec<Option<Changed>> = pages
+        .par_iter()
+        .map(|(file, html)| {
+            let (html, names) = islands::fill_slots(html, &island_html, &items)?;
+            let scripts = manifest.as_ref().map(|m| m.island_scripts(&names)).unwrap_or_default();
+            compress_if_changed(&options.out.join(file), html.replacen(SCRIPTS_MARKER, &scripts, 1).into_bytes())
+        })
+        .collect::<Result<_>>()?;
+    for page in pages_changed.iter().flatten() {
+        page.write()?;
+        changed += 1;
     }
-
+    written.extend(pages.into_iter().map(|(file, _)| file));
     changed += copy_tree(&static_dir, &options.out, &options.out, &mut written)?;
     for file in locales.files() {
         let relative = PathBuf::from("locales").join(&file.relative);
@@ -393,14 +400,13 @@ pub fn build(options: &BuildOptions) -> Result<BuildReport> {
         changed += write_if_changed(&options.out.join(name), &bytes)? as usize;
         written.insert(PathBuf::from(name));
     }
-
     // The UI build owns assets/, except the search indexes this build writes there.
     remove_stale(&options.out, &written, |p| {
         p.starts_with("assets")
             && !p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with("search-index-"))
     })?;
+    changed += index_written.join().expect("search index writer")? as usize;
     compress_text_files(&options.out)?;
-
     Ok(BuildReport { pages: page_count, languages, written: changed, warnings, elapsed: started.elapsed() })
 }
 
