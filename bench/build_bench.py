@@ -3,9 +3,14 @@
 
     build_bench.py REPO WORK RESULTS N[:RUNS] ...
 
-For each N: cold builds (empty output dir, our UI bundle copied in first) and warm builds (output
-present), alternating ours and Hugo, RUNS of each; then the rebuild after editing one page (what
-`make dev` runs on a save). Appends result rows to RESULTS (JSON lines, see report.py).
+For each N: cold builds (a new, empty output dir, our UI bundle copied in first) and warm builds
+(output present), alternating ours and Hugo, RUNS of each; then the rebuild after editing one page
+(what `make dev` runs on a save). Appends result rows to RESULTS (JSON lines, see report.py).
+
+Every cold build writes to a directory of its own, and all outputs are deleted only at the end:
+on ext4, creating files within a minute or so of deleting many others is several times slower
+(the inode allocator skips recently deleted inodes one by one), which would measure the previous
+run's `rm -rf` rather than the build.
 """
 import json
 import os
@@ -45,9 +50,7 @@ def hugo_cmd(site, out):
     return ["hugo", "--source", site / "hugo", "--destination", out, "--quiet"]
 
 
-def fresh_out(out, with_assets):
-    if out.exists():
-        shutil.rmtree(out)
+def new_out(out, with_assets):
     out.mkdir(parents=True)
     if with_assets:
         # The UI bundle is the UI build's output, not the generator's: present before a build.
@@ -57,14 +60,13 @@ def fresh_out(out, with_assets):
 def bench(n, runs):
     site = WORK / f"site-{n}"
     subprocess.run([sys.executable, REPO / "bench/make_site.py", str(n), site, REPO], check=True)
-    ours_out, hugo_out = site / "out-ours", site / "out-hugo"
     times = {"ours-cold": [], "hugo-cold": [], "ours-warm": [], "hugo-warm": []}
-    tmp = site / "tmp"
     for r in range(runs):
-        fresh_out(ours_out, True)
-        fresh_out(tmp, False)
+        ours_out, hugo_out, tmp = site / f"out-ours-{r}", site / f"out-hugo-{r}", site / f"tmp-{r}"
+        new_out(ours_out, True)
+        new_out(tmp, False)
         times["ours-cold"].append(timed(ours_cmd(site, ours_out), tmp)[0])
-        fresh_out(hugo_out, False)
+        new_out(hugo_out, False)
         times["hugo-cold"].append(timed(hugo_cmd(site, hugo_out))[0])
         times["ours-warm"].append(timed(ours_cmd(site, ours_out), tmp)[0])
         times["hugo-warm"].append(timed(hugo_cmd(site, hugo_out))[0])
@@ -91,10 +93,13 @@ def bench(n, runs):
     row(group="1. Generator vs Hugo", row=f"N={n}x3 rebuild after editing one page (median of {runs})",
         ours=statistics.median(edits), anchor=med["hugo-warm"], unit="s", higher_is_better=False,
         detail="anchor: Hugo's warm full build (Hugo has no one-page CLI rebuild)")
-    shutil.rmtree(site)
+    return site
 
 
 if __name__ == "__main__":
+    sites = []
     for spec in sys.argv[4:]:
         n, _, runs = spec.partition(":")
-        bench(int(n), int(runs or 3))
+        sites.append(bench(int(n), int(runs or 3)))
+    for site in sites:
+        shutil.rmtree(site)
