@@ -24,6 +24,8 @@ use walkdir::WalkDir;
 /// The code-highlighting stylesheets, loaded by pages with code (see `markdown::syntax_stylesheet`).
 const SYNTAX_LIGHT_CSS: &str = "syntax-light.css";
 const SYNTAX_DARK_CSS: &str = "syntax-dark.css";
+/// Compressed pages waiting for the writer, at most.
+const PAGES_IN_FLIGHT: usize = 256;
 
 pub struct BuildOptions {
     /// The site's folder: `site-config.yaml`, `content/`, `locales/`, `static/`.
@@ -364,18 +366,23 @@ pub fn build(options: &BuildOptions) -> Result<BuildReport> {
         }
     }
     let island_html = islands::render_all(&options.server_bundle, &locales, &items, options.island_cache.as_deref())?;
-    let pages_changed: Vec<Option<Changed>> = pages
-        .par_iter()
-        .map(|(file, html)| {
-            let (html, names) = islands::fill_slots(html, &island_html, &items)?;
-            let scripts = manifest.as_ref().map(|m| m.island_scripts(&names)).unwrap_or_default();
-            compress_if_changed(&options.out.join(file), html.replacen(SCRIPTS_MARKER, &scripts, 1).into_bytes())
-        })
-        .collect::<Result<_>>()?;
-    for page in pages_changed.iter().flatten() {
-        page.write()?;
-        changed += 1;
-    }
+    // Pages are finished and compressed in parallel; one thread writes them as they come, which
+    // the file system serves faster than many writers creating files at once. The bound keeps the
+    // compressed pages in memory few on a large site.
+    let (finished, to_write) = std::sync::mpsc::sync_channel::<Changed>(PAGES_IN_FLIGHT);
+    let writer = std::thread::spawn(move || to_write.into_iter().try_fold(0, |n, page| page.write().map(|()| n + 1)));
+    let made = pages.par_iter().try_for_each_with(finished, |finished, (file, html)| {
+        let (html, names) = islands::fill_slots(html, &island_html, &items)?;
+        let scripts = manifest.as_ref().map(|m| m.island_scripts(&names)).unwrap_or_default();
+        let page = compress_if_changed(&options.out.join(file), html.replacen(SCRIPTS_MARKER, &scripts, 1).into_bytes())?;
+        match page {
+            Some(page) => finished.send(page).map_err(|_| anyhow!("the page writer stopped")),
+            None => Ok(()),
+        }
+    });
+    // The writer's own error first: a failed write stops the pages with "the page writer stopped".
+    changed += writer.join().expect("page writer")?;
+    made?;
     written.extend(pages.into_iter().map(|(file, _)| file));
     changed += copy_tree(&static_dir, &options.out, &options.out, &mut written)?;
     for file in locales.files() {
