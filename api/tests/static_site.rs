@@ -531,3 +531,204 @@ async fn dev_mode_follows_a_build_that_recreates_dist() {
     let (status, headers, _) = get(&base, "/notes", &[]).await;
     assert_eq!((status.as_u16(), header(&headers, "location")), (302, "/"), "pages gone from the new build are gone");
 }
+
+// ---------- `api serve`'s own listener (api::server::serve) ----------
+
+const LARGE: &str = "assets/search-index-0123456789.json";
+
+/// Bytes that do not compress, so every representation of [`LARGE`] is large.
+fn noise(len: usize) -> Vec<u8> {
+    let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+    (0..len)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state as u8
+        })
+        .collect()
+}
+
+/// Writes [`LARGE`], with gzip and br siblings (as large as it: noise does not compress).
+fn write_large(dist: &Path, bytes: &[u8], siblings: bool) {
+    if siblings {
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        gz.write_all(bytes).unwrap();
+        let mut br = Vec::new();
+        brotli::CompressorWriter::new(&mut br, 4096, 1, 22).write_all(bytes).unwrap();
+        std::fs::write(dist.join(format!("{LARGE}.gz")), gz.finish().unwrap()).unwrap();
+        std::fs::write(dist.join(format!("{LARGE}.br")), br).unwrap();
+    }
+    std::fs::write(dist.join(LARGE), bytes).unwrap();
+}
+
+/// The site on `api::server::serve`, as `api serve` runs it.
+async fn start_serve(dist_dir: &Path, dev: bool) -> std::net::SocketAddr {
+    let app = site_endpoint(SiteOptions { dist_dir: dist_dir.to_path_buf(), dev }, tiny_api()).unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(api::server::serve(listener, app));
+    addr
+}
+
+struct RawResponse {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: Vec<u8>,
+}
+
+impl RawResponse {
+    fn header(&self, name: &str) -> &str {
+        self.headers.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str()).unwrap_or("")
+    }
+}
+
+/// One keep-alive connection, read by hand so every byte the server sends is seen. Its small
+/// receive buffer makes the server's writes partial and wait for the socket.
+struct RawConnection {
+    stream: tokio::net::TcpStream,
+    unread: Vec<u8>,
+}
+
+impl RawConnection {
+    async fn open(addr: std::net::SocketAddr) -> RawConnection {
+        let socket = tokio::net::TcpSocket::new_v4().unwrap();
+        socket.set_recv_buffer_size(4096).unwrap();
+        RawConnection { stream: socket.connect(addr).await.unwrap(), unread: Vec::new() }
+    }
+
+    async fn send(&mut self, method: &str, path: &str, headers: &[(&str, &str)]) {
+        let mut request = format!("{method} {path} HTTP/1.1\r\nHost: test\r\n");
+        for (name, value) in headers {
+            request.push_str(&format!("{name}: {value}\r\n"));
+        }
+        request.push_str("\r\n");
+        self.stream.write_all(request.as_bytes()).await.unwrap();
+    }
+
+    async fn fill(&mut self) {
+        let mut chunk = [0; 16 * 1024];
+        let n = tokio::time::timeout(Duration::from_secs(10), self.stream.read(&mut chunk))
+            .await
+            .expect("the server stalled")
+            .unwrap();
+        assert!(n > 0, "the server closed the connection");
+        self.unread.extend_from_slice(&chunk[..n]);
+    }
+
+    /// The next response; `has_body` is false for HEAD and 304, whose Content-Length
+    /// describes a body that is not sent.
+    async fn response(&mut self, has_body: bool) -> RawResponse {
+        let end = loop {
+            if let Some(at) = self.unread.windows(4).position(|w| w == b"\r\n\r\n") {
+                break at;
+            }
+            self.fill().await;
+        };
+        let head = text(&self.unread[..end]);
+        self.unread.drain(..end + 4);
+        let mut lines = head.split("\r\n");
+        let status_line = lines.next().unwrap();
+        assert!(status_line.starts_with("HTTP/1.1 "), "not a response: {status_line:?}");
+        let status = status_line[9..12].parse().unwrap();
+        let headers: Vec<(String, String)> = lines
+            .map(|line| {
+                let (name, value) = line.split_once(':').unwrap();
+                (name.to_string(), value.trim().to_string())
+            })
+            .collect();
+        let mut response = RawResponse { status, headers, body: Vec::new() };
+        if has_body {
+            let len: usize = response.header("content-length").parse().expect("a content-length");
+            while self.unread.len() < len {
+                self.fill().await;
+            }
+            response.body = self.unread.drain(..len).collect();
+        }
+        response
+    }
+
+    async fn get(&mut self, path: &str, headers: &[(&str, &str)]) -> RawResponse {
+        self.send("GET", path, headers).await;
+        self.response(true).await
+    }
+}
+
+#[tokio::test]
+async fn large_and_small_bodies_arrive_whole_over_one_connection() {
+    let root = fixture();
+    let dist_dir = dist(&root);
+    write_large(&dist_dir, &noise(512 * 1024), true);
+    let read = |path: &str| std::fs::read(dist_dir.join(path)).unwrap();
+    let addr = start_serve(&dist_dir, false).await;
+    let large = format!("/{LARGE}");
+    let mut connection = RawConnection::open(addr).await;
+
+    for round in 0..3 {
+        let representations =
+            [("gzip", format!("{LARGE}.gz")), ("br", format!("{LARGE}.br")), ("identity", LARGE.to_string())];
+        for (encoding, file) in representations {
+            let response = connection.get(&large, &[("accept-encoding", encoding)]).await;
+            assert_eq!(response.status, 200);
+            assert_eq!(response.header("content-encoding"), if encoding == "identity" { "" } else { encoding });
+            assert!(response.body.len() >= 200 * 1024);
+            assert!(response.body == read(&file), "{file} differs (round {round})");
+        }
+        let response = connection.get("/about", &[("accept-encoding", "gzip")]).await;
+        assert_eq!(response.status, 200);
+        assert!(response.body == read("about/index.html.gz"), "the small page differs (round {round})");
+    }
+
+    // HEAD: the length of the body it does not send; the next response follows at once.
+    connection.send("HEAD", &large, &[("accept-encoding", "gzip")]).await;
+    let head = connection.response(false).await;
+    assert_eq!(head.status, 200);
+    assert_eq!(head.header("content-length"), read(&format!("{LARGE}.gz")).len().to_string());
+    let etag = head.header("etag").to_string();
+    connection.send("GET", &large, &[("accept-encoding", "gzip"), ("if-none-match", &etag)]).await;
+    assert_eq!(connection.response(false).await.status, 304);
+
+    // Pipelined, more than the socket buffers hold (4 MB at most on Linux): the server's writes
+    // stop part-way through bodies and go on when the client reads.
+    let pipelined = [(large.as_str(), "gzip", format!("{LARGE}.gz")), ("/about", "br", "about/index.html.br".into())];
+    for (path, encoding, _) in pipelined.iter().cycle().take(20) {
+        connection.send("GET", path, &[("accept-encoding", encoding)]).await;
+    }
+    for (i, (_, _, file)) in pipelined.iter().cycle().take(20).enumerate() {
+        assert!(connection.response(true).await.body == read(file), "pipelined response {i}: {file} differs");
+    }
+    assert!(connection.unread.is_empty(), "stray bytes after the last response");
+}
+
+#[tokio::test]
+async fn a_dev_reload_leaves_a_large_response_in_flight_whole() {
+    let root = fixture();
+    let dist_dir = dist(&root);
+    // Larger than the socket buffers hold, so part of the response waits in the server.
+    let old = noise(6 * 1024 * 1024);
+    write_large(&dist_dir, &old, false);
+    let addr = start_serve(&dist_dir, true).await;
+    let base = format!("http://{addr}");
+    let mut events = client().get(format!("{base}/__dev/events")).send().await.unwrap();
+    let mut buffer = String::new();
+    next_event(&mut events, &mut buffer, "hello").await;
+
+    // The response is sent but stalls in the small receive buffer, and the build replaces the file.
+    let mut connection = RawConnection::open(addr).await;
+    connection.send("GET", &format!("/{LARGE}"), &[]).await;
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let new: Vec<u8> = old.iter().map(|b| !b).collect();
+    write_large(&dist_dir, &new, false);
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        next_event(&mut events, &mut buffer, "reload").await;
+        let (_, _, body) = get(&base, &format!("/{LARGE}"), &[]).await;
+        if body == new {
+            break;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "never served the rebuilt file");
+    }
+
+    assert!(connection.response(true).await.body == old, "the response in flight changed under the reload");
+    assert!(connection.get(&format!("/{LARGE}"), &[]).await.body == new);
+}
