@@ -335,7 +335,8 @@ pub fn build(options: &BuildOptions) -> Result<BuildReport> {
     let pages: Vec<(PathBuf, String)> = jobs
         .par_iter()
         .map(|(file, template, view)| {
-            let mut context = tera::Context::from_serialize(view).map_err(|e| anyhow!(templates::describe(&e)))?;
+            // Templates read the view as `page` only.
+            let mut context = tera::Context::new();
             context.insert("page", view);
             context.insert("lang", &view.lang);
             context.insert("site", &config);
