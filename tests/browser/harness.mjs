@@ -2,7 +2,7 @@
 // pages that record every console error, page error and hydration warning.
 import { spawn, execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -101,12 +101,13 @@ export async function startServer({ env = {} } = {}) {
         const mails = await Promise.all(
           files.map(async (f) => {
             const file = path.join(outbox, f);
-            return { text: await readFile(file, 'utf8'), mtime: (await stat(file)).mtimeMs, name: f };
+            return { text: await readFile(file, 'utf8'), name: f };
           }),
         );
         const addressed = mails
           .filter((m) => new RegExp(`^To:.*${email.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'mi').test(m.text))
-          .sort((a, b) => b.mtime - a.mtime || b.name.localeCompare(a.name));
+          // Outbox names begin with when the message was written.
+          .sort((a, b) => b.name.localeCompare(a.name));
         if (addressed.length > 0) {
           const body = decodeMail(addressed[0].text);
           const code = /\b(\d{6})\b/.exec(body);

@@ -119,9 +119,10 @@ impl Mailer {
             }
             Transport::Outbox(files, dir) => {
                 let id = files.send(message).await?;
-                let name = format!("{id}.eml");
-                let path = dir.join(&name);
-                tokio::fs::rename(dir.join(STAGING).join(&name), &path).await?;
+                // Named by when it was written, so names sort in sending order: modification
+                // times tie for messages sent within one tick of the file system's clock.
+                let path = dir.join(format!("{}-{id}.eml", chrono::Utc::now().format("%Y%m%dT%H%M%S%.9fZ")));
+                tokio::fs::rename(dir.join(STAGING).join(format!("{id}.eml")), &path).await?;
                 tracing::info!(kind = mail.key(), path = %path.display(), "mail written");
             }
         }

@@ -141,20 +141,16 @@ impl TestApp {
         api::invites::create(&self.state.db, &self.clock, &api::clock::OsEntropy, uses, days).await.expect("invite")
     }
 
-    /// Every message in the outbox to `to`, oldest first.
+    /// Every message in the outbox to `to`, oldest first (outbox names sort in sending order).
     pub fn mails_to(&self, to: &str) -> Vec<Mail> {
         let Ok(entries) = std::fs::read_dir(self.outbox()) else { return Vec::new() };
-        let mut mails: Vec<(std::time::SystemTime, Mail)> = entries
+        let mut mails: Vec<(PathBuf, Mail)> = entries
             .filter_map(|e| e.ok())
             .filter(|e| e.path().extension().is_some_and(|x| x == "eml"))
-            .filter_map(|e| {
-                let modified = e.metadata().ok()?.modified().ok()?;
-                let raw = std::fs::read(e.path()).ok()?;
-                Some((modified, Mail::parse(&raw)))
-            })
+            .filter_map(|e| Some((e.path(), Mail::parse(&std::fs::read(e.path()).ok()?))))
             .filter(|(_, m)| m.to.eq_ignore_ascii_case(to))
             .collect();
-        mails.sort_by_key(|(t, _)| *t);
+        mails.sort_by(|(a, _), (b, _)| a.cmp(b));
         mails.into_iter().map(|(_, m)| m).collect()
     }
 
