@@ -16,11 +16,15 @@ pub fn write_if_changed(path: &Path, bytes: &[u8]) -> Result<bool> {
     if std::fs::read(path).is_ok_and(|old| old == bytes) {
         return Ok(false);
     }
+    write_file(path, bytes)?;
+    Ok(true)
+}
+
+fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
     if let Some(parent) = path.parent() {
         std::fs::create_dir_all(parent).with_context(|| format!("Failed to create {}", parent.display()))?;
     }
-    std::fs::write(path, bytes).with_context(|| format!("Failed to write {}", path.display()))?;
-    Ok(true)
+    std::fs::write(path, bytes).with_context(|| format!("Failed to write {}", path.display()))
 }
 
 fn is_text(path: &Path) -> bool {
@@ -120,8 +124,8 @@ pub struct Changed {
     siblings: Vec<(PathBuf, Vec<u8>)>,
 }
 
-/// The file and its siblings to write, or None when `path` already holds `bytes`. Pure work, so
-/// many run in parallel; the writes (`Changed::write`) go one after another, which the file
+/// The file and its siblings to write, or None when `path` already holds `bytes`. It writes
+/// nothing, so many run in parallel; the writes (`Changed::write`) go one after another, which the file
 /// system serves faster than many writers creating files at once.
 pub fn compress_if_changed(path: &Path, bytes: Vec<u8>) -> Result<Option<Changed>> {
     if std::fs::read(path).is_ok_and(|old| old == bytes) {
@@ -134,7 +138,7 @@ pub fn compress_if_changed(path: &Path, bytes: Vec<u8>) -> Result<Option<Changed
 impl Changed {
     pub fn write(&self) -> Result<()> {
         // Siblings after their original, so they are never older than it (`fresh`).
-        write_if_changed(&self.path, &self.bytes)?;
+        write_file(&self.path, &self.bytes)?;
         write_all(&self.siblings)
     }
 }
