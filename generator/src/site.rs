@@ -252,6 +252,7 @@ pub fn build(options: &BuildOptions) -> Result<BuildReport> {
     let started = Instant::now();
     let Loaded { config, languages, locales, content, rendered, fallbacks, mut warnings } = load(&options.root)?;
     let static_dir = options.root.join("static");
+
     let island_calls = Arc::new(IslandCalls::default());
     let tera = templates::load(&options.templates, locales.clone(), island_calls.clone(), &config.default_language)?;
     check_templates(&content, &tera)?;
@@ -349,6 +350,7 @@ pub fn build(options: &BuildOptions) -> Result<BuildReport> {
             Ok((file.clone(), html))
         })
         .collect::<Result<_>>()?;
+
     let items = island_calls.items();
     if !items.is_empty() {
         let Some(manifest) = &manifest else {
