@@ -92,8 +92,11 @@ export async function startServer({ env = {} } = {}) {
       }
       await rm(dataDir, { recursive: true, force: true });
     },
-    /** The 6-digit code in the newest mail in DATA_DIR/outbox addressed to `email`. */
-    async latestCode(email) {
+    /**
+     * The 6-digit code in the newest mail in DATA_DIR/outbox addressed to `email`; with `except`,
+     * waits for a newer mail than the one that brought that code (the API mails after answering).
+     */
+    async latestCode(email, { except } = {}) {
       const outbox = path.join(dataDir, 'outbox');
       const deadline = Date.now() + 10000;
       while (Date.now() < deadline) {
@@ -112,7 +115,7 @@ export async function startServer({ env = {} } = {}) {
           const body = decodeMail(addressed[0].text);
           const code = /\b(\d{6})\b/.exec(body);
           if (!code) throw new Error(`no 6-digit code in the mail to ${email}:\n${body}`);
-          return code[1];
+          if (code[1] !== except) return code[1];
         }
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
