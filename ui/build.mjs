@@ -92,10 +92,7 @@ async function buildClient(islands) {
   const result = await esbuild.build({
     ...shared,
     absWorkingDir: uiDir,
-    entryPoints: [
-      { in: path.join(srcDir, 'entry.tsx'), out: 'entry' },
-      ...islands.map((i) => ({ in: i.file, out: i.name })),
-    ],
+    entryPoints: [{ in: path.join(srcDir, 'entry.tsx'), out: 'entry' }, ...islands.map((i) => ({ in: i.file, out: i.name }))],
     outdir: assetsDir,
     format: 'esm',
     splitting: true,

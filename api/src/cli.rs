@@ -67,7 +67,10 @@ pub struct StorageArgs {
 
 impl StorageArgs {
     pub fn database_url(&self) -> String {
-        self.database_url.clone().filter(|u| !u.is_empty()).unwrap_or_else(|| settings::default_database_url(&self.data_dir))
+        self.database_url
+            .clone()
+            .filter(|u| !u.is_empty())
+            .unwrap_or_else(|| settings::default_database_url(&self.data_dir))
     }
 }
 
@@ -124,7 +127,11 @@ pub struct ServeArgs {
 
 impl ServeArgs {
     pub fn settings(&self) -> anyhow::Result<Settings> {
-        let public_url = self.public_url.clone().filter(|u| !u.is_empty()).unwrap_or_else(|| format!("http://127.0.0.1:{}", self.port));
+        let public_url = self
+            .public_url
+            .clone()
+            .filter(|u| !u.is_empty())
+            .unwrap_or_else(|| format!("http://127.0.0.1:{}", self.port));
         let google = match (&self.google_client_id, &self.google_client_secret) {
             (Some(id), Some(secret)) if !id.is_empty() && !secret.is_empty() => Some(GoogleSettings {
                 client_id: id.clone(),
@@ -159,11 +166,17 @@ impl ServeArgs {
 }
 
 fn date(secs: i64) -> String {
-    chrono::DateTime::from_timestamp(secs, 0).map(|d| d.format("%Y-%m-%d %H:%M UTC").to_string()).unwrap_or_default()
+    chrono::DateTime::from_timestamp(secs, 0)
+        .map(|d| d.format("%Y-%m-%d %H:%M UTC").to_string())
+        .unwrap_or_default()
 }
 
 /// Runs an `invite` subcommand, writing what it has to say to `out`.
-pub async fn invite(command: &InviteCommand, storage: &StorageArgs, out: &mut impl std::io::Write) -> anyhow::Result<()> {
+pub async fn invite(
+    command: &InviteCommand,
+    storage: &StorageArgs,
+    out: &mut impl std::io::Write,
+) -> anyhow::Result<()> {
     let db = open(storage).await?;
     match command {
         InviteCommand::Create { uses, expires_days } => {
@@ -174,11 +187,19 @@ pub async fn invite(command: &InviteCommand, storage: &StorageArgs, out: &mut im
                 Some(days) => format!("expires in {days} days"),
                 None => "never expires".into(),
             };
-            writeln!(out, "Invitation code ({uses} use{}, {until}):", if *uses == 1 { "" } else { "s" })?;
+            writeln!(
+                out,
+                "Invitation code ({uses} use{}, {until}):",
+                if *uses == 1 { "" } else { "s" }
+            )?;
             writeln!(out, "{code}")?;
         }
         InviteCommand::List => {
-            writeln!(out, "{:>4}  {:<9}  {:>9}  {:<20}  status", "id", "code", "uses", "expires")?;
+            writeln!(
+                out,
+                "{:>4}  {:<9}  {:>9}  {:<20}  status",
+                "id", "code", "uses", "expires"
+            )?;
             for invite in crate::invites::list(&db).await? {
                 let status = if invite.revoked {
                     "revoked"
@@ -208,11 +229,19 @@ pub async fn invite(command: &InviteCommand, storage: &StorageArgs, out: &mut im
     Ok(())
 }
 
-pub async fn members(command: &MembersCommand, storage: &StorageArgs, out: &mut impl std::io::Write) -> anyhow::Result<()> {
+pub async fn members(
+    command: &MembersCommand,
+    storage: &StorageArgs,
+    out: &mut impl std::io::Write,
+) -> anyhow::Result<()> {
     let db = open(storage).await?;
     match command {
         MembersCommand::List => {
-            writeln!(out, "{:>4}  {:<32}  {:<32}  {:<6}  joined", "id", "username", "email", "google")?;
+            writeln!(
+                out,
+                "{:>4}  {:<32}  {:<32}  {:<6}  joined",
+                "id", "username", "email", "google"
+            )?;
             for m in crate::members::list(&db).await? {
                 writeln!(
                     out,

@@ -121,7 +121,10 @@ mod tests {
         for bad in ["", "a", "a@b", "a @b.co", "a@b..co", "@b.co", "a@@b.co", "a@.b.co"] {
             assert!(EmailAddress::parse(bad).is_err(), "{bad}");
         }
-        assert_eq!(EmailAddress::parse("Alice@Example.org").unwrap().key(), "alice@example.org");
+        assert_eq!(
+            EmailAddress::parse("Alice@Example.org").unwrap().key(),
+            "alice@example.org"
+        );
     }
 
     #[test]

@@ -64,12 +64,16 @@ impl Lang {
 
 /// The value of a cookie of the request.
 pub fn cookie(req: &Request, name: &str) -> Option<String> {
-    req.headers().get_all(poem::http::header::COOKIE).iter().filter_map(|v| v.to_str().ok()).find_map(|header| {
-        header.split(';').find_map(|pair| {
-            let (k, v) = pair.trim().split_once('=')?;
-            (k == name).then(|| v.trim_matches('"').to_string())
+    req.headers()
+        .get_all(poem::http::header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .find_map(|header| {
+            header.split(';').find_map(|pair| {
+                let (k, v) = pair.trim().split_once('=')?;
+                (k == name).then(|| v.trim_matches('"').to_string())
+            })
         })
-    })
 }
 
 const SOURCES: [(Lang, &str); 3] = [
@@ -83,7 +87,12 @@ fn catalog() -> &'static [(Lang, Value)] {
     CATALOG.get_or_init(|| {
         SOURCES
             .iter()
-            .map(|(lang, text)| (*lang, serde_json::from_str(text).expect("locales/*/api.json is valid JSON")))
+            .map(|(lang, text)| {
+                (
+                    *lang,
+                    serde_json::from_str(text).expect("locales/*/api.json is valid JSON"),
+                )
+            })
             .collect()
     })
 }
@@ -95,7 +104,10 @@ fn lookup(lang: Lang, key: &str) -> Option<&'static str> {
 
 /// The text for `key` ("errors.loginFailed") in `lang`, falling back to English, then to the key.
 pub fn t(lang: Lang, key: &str) -> String {
-    lookup(lang, key).or_else(|| lookup(Lang::En, key)).unwrap_or(key).to_string()
+    lookup(lang, key)
+        .or_else(|| lookup(Lang::En, key))
+        .unwrap_or(key)
+        .to_string()
 }
 
 #[cfg(test)]
@@ -106,7 +118,11 @@ mod tests {
         match value {
             Value::Object(map) => {
                 for (k, v) in map {
-                    let key = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
+                    let key = if prefix.is_empty() {
+                        k.clone()
+                    } else {
+                        format!("{prefix}.{k}")
+                    };
                     leaves(&key, v, out);
                 }
             }
@@ -125,7 +141,12 @@ mod tests {
             leaves("", value, &mut keys);
             english.sort();
             keys.sort();
-            assert_eq!(english, keys, "locales/{}/api.json keys differ from English", lang.code());
+            assert_eq!(
+                english,
+                keys,
+                "locales/{}/api.json keys differ from English",
+                lang.code()
+            );
         }
     }
 

@@ -39,7 +39,11 @@ pub async fn consume(db: &impl ConnectionTrait, now: i64, code: &str) -> Result<
         .filter(invite::Column::CodeHash.eq(digest(&normalize_invite_code(code))))
         .filter(invite::Column::Revoked.eq(false))
         .filter(Expr::col(invite::Column::Uses).lt(Expr::col(invite::Column::MaxUses)))
-        .filter(Condition::any().add(invite::Column::ExpiresAt.is_null()).add(invite::Column::ExpiresAt.gt(now)))
+        .filter(
+            Condition::any()
+                .add(invite::Column::ExpiresAt.is_null())
+                .add(invite::Column::ExpiresAt.gt(now)),
+        )
         .exec(db)
         .await?;
     Ok(result.rows_affected == 1)

@@ -5,15 +5,24 @@ use crate::domain::{EmailAddress, Username};
 use sea_orm::{ColumnTrait, ConnectionTrait, DbErr, EntityTrait, QueryFilter, QueryOrder, Set};
 
 pub async fn by_username(db: &impl ConnectionTrait, username: &str) -> Result<Option<member::Model>, DbErr> {
-    member::Entity::find().filter(member::Column::UsernameKey.eq(username.to_ascii_lowercase())).one(db).await
+    member::Entity::find()
+        .filter(member::Column::UsernameKey.eq(username.to_ascii_lowercase()))
+        .one(db)
+        .await
 }
 
 pub async fn by_email(db: &impl ConnectionTrait, email: &EmailAddress) -> Result<Option<member::Model>, DbErr> {
-    member::Entity::find().filter(member::Column::EmailKey.eq(email.key())).one(db).await
+    member::Entity::find()
+        .filter(member::Column::EmailKey.eq(email.key()))
+        .one(db)
+        .await
 }
 
 pub async fn by_google_sub(db: &impl ConnectionTrait, sub: &str) -> Result<Option<member::Model>, DbErr> {
-    member::Entity::find().filter(member::Column::GoogleSub.eq(sub)).one(db).await
+    member::Entity::find()
+        .filter(member::Column::GoogleSub.eq(sub))
+        .one(db)
+        .await
 }
 
 pub async fn insert(
@@ -37,7 +46,10 @@ pub async fn insert(
     .exec(db)
     .await?
     .last_insert_id;
-    member::Entity::find_by_id(id).one(db).await?.ok_or_else(|| DbErr::RecordNotFound("member just inserted".into()))
+    member::Entity::find_by_id(id)
+        .one(db)
+        .await?
+        .ok_or_else(|| DbErr::RecordNotFound("member just inserted".into()))
 }
 
 pub async fn list(db: &impl ConnectionTrait) -> Result<Vec<member::Model>, DbErr> {
@@ -62,7 +74,11 @@ pub async fn derive_username(
     };
     let mut base = name.map(from).filter(|s| s.len() >= 3).unwrap_or_default();
     if base.is_empty() {
-        base = email.and_then(|e| e.split('@').next()).map(from).filter(|s| s.len() >= 3).unwrap_or_else(|| "member".into());
+        base = email
+            .and_then(|e| e.split('@').next())
+            .map(from)
+            .filter(|s| s.len() >= 3)
+            .unwrap_or_else(|| "member".into());
     }
     for n in 1..10_000 {
         let candidate = if n == 1 { base.clone() } else { format!("{base}-{n}") };

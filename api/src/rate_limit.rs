@@ -2,7 +2,9 @@
 
 use crate::clock::Clock;
 use crate::db::entities::rate_event;
-use sea_orm::{ColumnTrait, DatabaseConnection, DbErr, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect, Set};
+use sea_orm::{
+    ColumnTrait, DatabaseConnection, DbErr, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect, Set,
+};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 
@@ -40,7 +42,12 @@ pub struct RetryAfter(pub u64);
 
 impl RateLimiter {
     pub fn new(db: DatabaseConnection, clock: Arc<dyn Clock>, scale: f64) -> Self {
-        RateLimiter { db, clock, scale, writes: AtomicU32::new(0) }
+        RateLimiter {
+            db,
+            clock,
+            scale,
+            writes: AtomicU32::new(0),
+        }
     }
 
     fn allowance(&self, limit: &Limit) -> u64 {
@@ -79,12 +86,19 @@ impl RateLimiter {
     /// Counts one event for `key`.
     pub async fn record(&self, key: &str) -> Result<(), DbErr> {
         let now = self.clock.now();
-        rate_event::Entity::insert(rate_event::ActiveModel { key: Set(key.to_string()), at: Set(now), ..Default::default() })
-            .exec(&self.db)
-            .await?;
+        rate_event::Entity::insert(rate_event::ActiveModel {
+            key: Set(key.to_string()),
+            at: Set(now),
+            ..Default::default()
+        })
+        .exec(&self.db)
+        .await?;
         // Old events only take space; sweep now and then rather than on every write.
         if self.writes.fetch_add(1, Ordering::Relaxed).is_multiple_of(200) {
-            rate_event::Entity::delete_many().filter(rate_event::Column::At.lt(now - 86_400)).exec(&self.db).await?;
+            rate_event::Entity::delete_many()
+                .filter(rate_event::Column::At.lt(now - 86_400))
+                .exec(&self.db)
+                .await?;
         }
         Ok(())
     }
@@ -100,7 +114,10 @@ impl RateLimiter {
 
     /// Forgets a key's events (a successful login clears its failures).
     pub async fn reset(&self, key: &str) -> Result<(), DbErr> {
-        rate_event::Entity::delete_many().filter(rate_event::Column::Key.eq(key)).exec(&self.db).await?;
+        rate_event::Entity::delete_many()
+            .filter(rate_event::Column::Key.eq(key))
+            .exec(&self.db)
+            .await?;
         Ok(())
     }
 }

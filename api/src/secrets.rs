@@ -9,14 +9,21 @@ use std::sync::OnceLock;
 
 /// OWASP's recommended argon2id parameters: 19 MiB of memory, 2 passes, 1 lane.
 fn argon2() -> Argon2<'static> {
-    Argon2::new(Algorithm::Argon2id, Version::V0x13, Params::new(19_456, 2, 1, None).expect("valid argon2 parameters"))
+    Argon2::new(
+        Algorithm::Argon2id,
+        Version::V0x13,
+        Params::new(19_456, 2, 1, None).expect("valid argon2 parameters"),
+    )
 }
 
 /// Hashes on a blocking thread: argon2 is meant to be slow.
 pub async fn hash_password(password: String) -> anyhow::Result<String> {
     tokio::task::spawn_blocking(move || {
         let salt = SaltString::generate(&mut OsRng);
-        argon2().hash_password(password.as_bytes(), &salt).map(|h| h.to_string()).map_err(|e| anyhow::anyhow!("{e}"))
+        argon2()
+            .hash_password(password.as_bytes(), &salt)
+            .map(|h| h.to_string())
+            .map_err(|e| anyhow::anyhow!("{e}"))
     })
     .await?
 }
@@ -29,7 +36,9 @@ pub async fn verify_password(password: String, stored: Option<String>) -> bool {
             Some(hash) => (hash, true),
             None => (dummy_hash().to_string(), false),
         };
-        let Ok(parsed) = PasswordHash::new(&hash) else { return false };
+        let Ok(parsed) = PasswordHash::new(&hash) else {
+            return false;
+        };
         argon2().verify_password(password.as_bytes(), &parsed).is_ok() && real
     })
     .await
@@ -40,7 +49,10 @@ fn dummy_hash() -> &'static str {
     static DUMMY: OnceLock<String> = OnceLock::new();
     DUMMY.get_or_init(|| {
         let salt = SaltString::generate(&mut OsRng);
-        argon2().hash_password(b"not a real password", &salt).expect("argon2 hashes").to_string()
+        argon2()
+            .hash_password(b"not a real password", &salt)
+            .expect("argon2 hashes")
+            .to_string()
     })
 }
 
@@ -75,8 +87,15 @@ pub fn random_invite_code(entropy: &dyn Entropy) -> String {
     const ALPHABET: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
     let mut bytes = [0u8; 12];
     entropy.fill(&mut bytes);
-    let chars: Vec<char> = bytes.iter().map(|b| ALPHABET[(*b as usize) % ALPHABET.len()] as char).collect();
-    chars.chunks(4).map(|c| c.iter().collect::<String>()).collect::<Vec<_>>().join("-")
+    let chars: Vec<char> = bytes
+        .iter()
+        .map(|b| ALPHABET[(*b as usize) % ALPHABET.len()] as char)
+        .collect();
+    chars
+        .chunks(4)
+        .map(|c| c.iter().collect::<String>())
+        .collect::<Vec<_>>()
+        .join("-")
 }
 
 /// Invitation codes as typed: case and surrounding spaces do not matter.

@@ -36,7 +36,9 @@ pub async fn serve(listener: TcpListener, app: BoxEndpoint<'static, Response>) -
     let app: App = Arc::new(app);
     let local = LocalAddr(listener.local_addr()?.into());
     let loops = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
-    let loops = (0..loops).map(connection_loop).collect::<std::io::Result<Vec<Handle>>>()?;
+    let loops = (0..loops)
+        .map(connection_loop)
+        .collect::<std::io::Result<Vec<Handle>>>()?;
     for next in (0..loops.len()).cycle() {
         let (stream, peer) = match listener.accept().await {
             Ok(accepted) => accepted,
@@ -78,7 +80,9 @@ async fn serve_connection(stream: TcpStream, peer: SocketAddr, local: LocalAddr,
         let request = poem::Request::from((req, local.clone(), remote.clone(), Scheme::HTTP));
         async move { Ok::<_, Infallible>(poem::http::Response::from(app.get_response(request).await)) }
     });
-    let connection = http1::Builder::new().keep_alive(true).serve_connection(TokioIo::new(stream), service);
+    let connection = http1::Builder::new()
+        .keep_alive(true)
+        .serve_connection(TokioIo::new(stream), service);
     if let Err(error) = connection.with_upgrades().await {
         tracing::debug!(%error, %peer, "connection ended with an error");
     }

@@ -36,14 +36,25 @@ pub fn request_session_hash(req: &Request) -> Option<String> {
 }
 
 /// The member signed in by the request's cookie, with the session's hash.
-pub async fn current(db: &impl ConnectionTrait, clock: &dyn Clock, req: &Request) -> Result<Option<(String, member::Model)>, DbErr> {
-    let Some(hash) = request_session_hash(req) else { return Ok(None) };
-    let Some(found) = session::Entity::find_by_id(hash.clone()).one(db).await? else { return Ok(None) };
+pub async fn current(
+    db: &impl ConnectionTrait,
+    clock: &dyn Clock,
+    req: &Request,
+) -> Result<Option<(String, member::Model)>, DbErr> {
+    let Some(hash) = request_session_hash(req) else {
+        return Ok(None);
+    };
+    let Some(found) = session::Entity::find_by_id(hash.clone()).one(db).await? else {
+        return Ok(None);
+    };
     if found.expires_at <= clock.now() {
         session::Entity::delete_by_id(hash).exec(db).await?;
         return Ok(None);
     }
-    Ok(member::Entity::find_by_id(found.member_id).one(db).await?.map(|m| (hash, m)))
+    Ok(member::Entity::find_by_id(found.member_id)
+        .one(db)
+        .await?
+        .map(|m| (hash, m)))
 }
 
 pub async fn delete(db: &impl ConnectionTrait, hash: &str) -> Result<(), DbErr> {
@@ -69,5 +80,8 @@ pub fn set_cookie(token: &str, secure: bool) -> String {
 }
 
 pub fn clear_cookie(secure: bool) -> String {
-    format!("{COOKIE_NAME}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax{}", if secure { "; Secure" } else { "" })
+    format!(
+        "{COOKIE_NAME}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax{}",
+        if secure { "; Secure" } else { "" }
+    )
 }

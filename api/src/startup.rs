@@ -17,7 +17,12 @@ pub async fn build_state(settings: Settings) -> anyhow::Result<Arc<AppState>> {
     std::fs::create_dir_all(&settings.data_dir)?;
     let db = crate::db::connect(&settings.database_url).await?;
     let site = settings.public_url.host_str().unwrap_or("localhost").to_string();
-    let mailer = Mailer::new(settings.smtp_url.as_deref(), settings.outbox_dir(), &settings.mail_from, &site)?;
+    let mailer = Mailer::new(
+        settings.smtp_url.as_deref(),
+        settings.outbox_dir(),
+        &settings.mail_from,
+        &site,
+    )?;
     tracing::info!("data: {}", crate::db::redact(&settings.database_url));
     tracing::info!("mail: {}", mailer.describe());
     let limiter = RateLimiter::new(db.clone(), settings.clock.clone(), settings.rate_limit_scale);
@@ -26,7 +31,14 @@ pub async fn build_state(settings: Settings) -> anyhow::Result<Arc<AppState>> {
         .redirect(reqwest::redirect::Policy::none())
         .timeout(Duration::from_secs(15))
         .build()?;
-    Ok(Arc::new(AppState { db, settings, mailer, limiter, feed: FeedCache::default(), http }))
+    Ok(Arc::new(AppState {
+        db,
+        settings,
+        mailer,
+        limiter,
+        feed: FeedCache::default(),
+        http,
+    }))
 }
 
 /// The API alone, as mounted under `/api`.
@@ -40,7 +52,10 @@ pub async fn build_app(settings: Settings) -> anyhow::Result<BoxEndpoint<'static
 
 /// The API under `/api` and the static site everywhere else.
 pub fn build_app_with_state(state: Arc<AppState>) -> anyhow::Result<BoxEndpoint<'static, Response>> {
-    let options = SiteOptions { dist_dir: state.settings.dist_dir.clone(), dev: state.settings.dev };
+    let options = SiteOptions {
+        dist_dir: state.settings.dist_dir.clone(),
+        dev: state.settings.dev,
+    };
     site_endpoint(options, api_endpoint(state).map_to_response().boxed())
 }
 

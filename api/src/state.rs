@@ -28,5 +28,8 @@ impl AppState {
 
 /// The client's address, the key of per-client limits.
 pub fn client_key(req: &Request) -> String {
-    req.remote_addr().as_socket_addr().map(|a| a.ip().to_string()).unwrap_or_else(|| "unknown".into())
+    req.remote_addr()
+        .as_socket_addr()
+        .map(|a| a.ip().to_string())
+        .unwrap_or_else(|| "unknown".into())
 }

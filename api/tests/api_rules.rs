@@ -230,7 +230,10 @@ async fn sqlite_runs_in_wal_mode() {
     let row = app
         .state
         .db
-        .query_one(Statement::from_string(sea_orm::DbBackend::Sqlite, "PRAGMA journal_mode"))
+        .query_one(Statement::from_string(
+            sea_orm::DbBackend::Sqlite,
+            "PRAGMA journal_mode",
+        ))
         .await
         .unwrap()
         .unwrap();

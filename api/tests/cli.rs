@@ -14,7 +14,11 @@ fn api_cli(app: &TestApp, args: &[&str]) -> (bool, String, String) {
         .env("RUST_LOG", "warn")
         .output()
         .expect("run the api binary");
-    (out.status.success(), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 on_both_databases! {
@@ -72,13 +76,31 @@ on_both_databases! {
 
 #[test]
 fn serve_help_lists_every_environment_variable() {
-    let out = Command::new(env!("CARGO_BIN_EXE_api")).args(["serve", "--help"]).output().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_api"))
+        .args(["serve", "--help"])
+        .output()
+        .unwrap();
     let help = String::from_utf8_lossy(&out.stdout);
     for var in [
-        "PORT", "DIST_DIR", "DATA_DIR", "DATABASE_URL", "PUBLIC_URL", "SMTP_URL", "MAIL_FROM", "BLOG_FEED_URL",
-        "FEED_CACHE_SECONDS", "GOOGLE_CLIENT_ID", "GOOGLE_CLIENT_SECRET", "GOOGLE_AUTH_URL", "GOOGLE_TOKEN_URL",
-        "GOOGLE_USERINFO_URL", "RATE_LIMIT_SCALE",
+        "PORT",
+        "DIST_DIR",
+        "DATA_DIR",
+        "DATABASE_URL",
+        "PUBLIC_URL",
+        "SMTP_URL",
+        "MAIL_FROM",
+        "BLOG_FEED_URL",
+        "FEED_CACHE_SECONDS",
+        "GOOGLE_CLIENT_ID",
+        "GOOGLE_CLIENT_SECRET",
+        "GOOGLE_AUTH_URL",
+        "GOOGLE_TOKEN_URL",
+        "GOOGLE_USERINFO_URL",
+        "RATE_LIMIT_SCALE",
     ] {
-        assert!(help.contains(&format!("env: {var}")), "{var} missing from serve --help:\n{help}");
+        assert!(
+            help.contains(&format!("env: {var}")),
+            "{var} missing from serve --help:\n{help}"
+        );
     }
 }

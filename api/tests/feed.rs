@@ -74,7 +74,11 @@ fn feed_file(upstream: Data<&Shared>) -> poem::Response {
 }
 
 async fn setup(backend: Backend, body: &'static str) -> (TestApp, Shared) {
-    let upstream: Shared = Arc::new(Mutex::new(Upstream { body, failing: false, hits: 0 }));
+    let upstream: Shared = Arc::new(Mutex::new(Upstream {
+        body,
+        failing: false,
+        hits: 0,
+    }));
     let addr = servers::serve(Route::new().at("/feed.xml", get(feed_file)).data(upstream.clone())).await;
     let app = TestApp::with(backend, |s| {
         s.blog_feed_url = Some(format!("http://{addr}/feed.xml"));

@@ -5,7 +5,7 @@ use base64::Engine;
 use common::{servers, Backend, TestApp};
 use poem::http::StatusCode;
 use poem::web::{Data, Form};
-use poem::{handler, post, get, EndpointExt, Request, Route};
+use poem::{get, handler, post, EndpointExt, Request, Route};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
@@ -62,7 +62,9 @@ fn userinfo(req: &Request, provider: Data<&Shared>) -> poem::Response {
     if req.headers().get("authorization").and_then(|v| v.to_str().ok()) != Some("Bearer access-123") {
         return poem::Response::builder().status(StatusCode::UNAUTHORIZED).finish();
     }
-    poem::Response::builder().content_type("application/json").body(provider.lock().unwrap().profile.to_string())
+    poem::Response::builder()
+        .content_type("application/json")
+        .body(provider.lock().unwrap().profile.to_string())
 }
 
 struct Google {
@@ -74,7 +76,10 @@ impl Google {
     async fn start(backend: Backend) -> Google {
         let provider: Shared = Arc::default();
         let addr = servers::serve(
-            Route::new().at("/token", post(token_endpoint)).at("/userinfo", get(userinfo)).data(provider.clone()),
+            Route::new()
+                .at("/token", post(token_endpoint))
+                .at("/userinfo", get(userinfo))
+                .data(provider.clone()),
         )
         .await;
         let app = TestApp::with(backend, |s| {
@@ -98,7 +103,9 @@ impl Google {
         start.assert(StatusCode::FOUND);
         let location = url::Url::parse(&start.header("location").unwrap()).unwrap();
         let params: HashMap<String, String> = location.query_pairs().into_owned().collect();
-        assert!(location.as_str().starts_with(&self.app.state.settings.google.as_ref().unwrap().auth_url));
+        assert!(location
+            .as_str()
+            .starts_with(&self.app.state.settings.google.as_ref().unwrap().auth_url));
         assert_eq!(params["client_id"], CLIENT_ID);
         assert_eq!(params["response_type"], "code");
         assert_eq!(params["code_challenge_method"], "S256");
@@ -113,7 +120,10 @@ impl Google {
         }
         let back = self
             .app
-            .get(&format!("/api/auth/google/callback?code=auth-code-1&state={}", params["state"]), &headers)
+            .get(
+                &format!("/api/auth/google/callback?code=auth-code-1&state={}", params["state"]),
+                &headers,
+            )
             .await;
         back.assert(StatusCode::FOUND);
         (back.header("location").unwrap(), back.session_cookie())
@@ -127,7 +137,10 @@ fn profile(sub: &str, email: &str, verified: bool, name: &str) -> Value {
 fn invite_token(location: &str) -> String {
     let url = url::Url::parse(&format!("http://x{location}")).unwrap();
     assert!(url.path().ends_with("/invite"), "{location}");
-    url.query_pairs().find(|(k, _)| k == "token").map(|(_, v)| v.into_owned()).expect("token")
+    url.query_pairs()
+        .find(|(k, _)| k == "token")
+        .map(|(_, v)| v.into_owned())
+        .expect("token")
 }
 
 on_both_databases! {

@@ -11,9 +11,12 @@ const NEW: &str = "the new password";
 /// Asks for a reset code and returns it from the mail.
 async fn reset_code(app: &TestApp, username: &str, email: &str) -> String {
     let before = app.mails_to(email).len();
-    app.post("/api/send-verify-code", json!({"username": username, "email": email, "preferredLanguage": "en"}))
-        .await
-        .assert(StatusCode::OK);
+    app.post(
+        "/api/send-verify-code",
+        json!({"username": username, "email": email, "preferredLanguage": "en"}),
+    )
+    .await
+    .assert(StatusCode::OK);
     let mails = app.wait_for_mails(email, before + 1).await;
     let mail = mails.last().unwrap();
     assert_eq!(mail.subject, "Your password reset code");
@@ -22,7 +25,12 @@ async fn reset_code(app: &TestApp, username: &str, email: &str) -> String {
 
 async fn token_for(app: &TestApp, username: &str, email: &str) -> String {
     let code = reset_code(app, username, email).await;
-    let reply = app.post("/api/verify-code", json!({"username": username, "email": email, "code": code})).await;
+    let reply = app
+        .post(
+            "/api/verify-code",
+            json!({"username": username, "email": email, "code": code}),
+        )
+        .await;
     reply.assert(StatusCode::OK);
     assert!(!reply.field("message").is_empty());
     reply.field("token")
@@ -34,7 +42,12 @@ async fn reset(app: &TestApp, token: &str, username: &str, password: &str, cooki
     if let Some(cookie) = cookie {
         headers.push(("cookie", cookie));
     }
-    app.post_with("/api/reset-password", json!({"username": username, "newPassword": password}), &headers).await
+    app.post_with(
+        "/api/reset-password",
+        json!({"username": username, "newPassword": password}),
+        &headers,
+    )
+    .await
 }
 
 on_both_databases! {

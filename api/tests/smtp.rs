@@ -19,7 +19,9 @@ async fn smtp_sink() -> (u16, Inbox) {
     let store = received.clone();
     tokio::spawn(async move {
         loop {
-            let Ok((socket, _)) = listener.accept().await else { return };
+            let Ok((socket, _)) = listener.accept().await else {
+                return;
+            };
             let store = store.clone();
             tokio::spawn(async move {
                 let (read, mut write) = socket.into_split();

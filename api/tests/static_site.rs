@@ -19,7 +19,10 @@ const ASSET: &str = "assets/entry-5XKQ3Z2A.js";
 // ---------- fixture ----------
 
 fn page(lang: &str, what: &str) -> String {
-    format!("<!doctype html><html lang=\"{lang}\" data-lang=\"{lang}\"><body><h1>{what} [{lang}]</h1>{}</body></html>", "padding ".repeat(40))
+    format!(
+        "<!doctype html><html lang=\"{lang}\" data-lang=\"{lang}\"><body><h1>{what} [{lang}]</h1>{}</body></html>",
+        "padding ".repeat(40)
+    )
 }
 
 fn write(dist: &Path, path: &str, bytes: &[u8], siblings: bool) {
@@ -51,16 +54,51 @@ fn fixture() -> TempDir {
     });
     write(&dist, "_site.json", site_json.to_string().as_bytes(), false);
     for (prefix, lang) in [("", "en"), ("zh/", "zh"), ("ja/", "ja")] {
-        write(&dist, &format!("{prefix}index.html"), page(lang, "home").as_bytes(), true);
+        write(
+            &dist,
+            &format!("{prefix}index.html"),
+            page(lang, "home").as_bytes(),
+            true,
+        );
         for route in ["about", "notes", "notes/liquidity-risk", "my-web-project"] {
-            write(&dist, &format!("{prefix}{route}/index.html"), page(lang, route).as_bytes(), true);
+            write(
+                &dist,
+                &format!("{prefix}{route}/index.html"),
+                page(lang, route).as_bytes(),
+                true,
+            );
         }
-        write(&dist, &format!("{prefix}notes/404.html"), page(lang, "note not found").as_bytes(), true);
-        write(&dist, &format!("{prefix}my-web-project/404.html"), page(lang, "project not found").as_bytes(), true);
-        write(&dist, &format!("locales/{lang}/translation.json"), format!("{{\"lang\":\"{lang}\"}}").as_bytes(), true);
+        write(
+            &dist,
+            &format!("{prefix}notes/404.html"),
+            page(lang, "note not found").as_bytes(),
+            true,
+        );
+        write(
+            &dist,
+            &format!("{prefix}my-web-project/404.html"),
+            page(lang, "project not found").as_bytes(),
+            true,
+        );
+        write(
+            &dist,
+            &format!("locales/{lang}/translation.json"),
+            format!("{{\"lang\":\"{lang}\"}}").as_bytes(),
+            true,
+        );
     }
-    write(&dist, ASSET, format!("export const x = 1; // {}", "x".repeat(300)).as_bytes(), true);
-    write(&dist, "assets/manifest.json", br#"{"entry":"/assets/entry-5XKQ3Z2A.js"}"#, true);
+    write(
+        &dist,
+        ASSET,
+        format!("export const x = 1; // {}", "x".repeat(300)).as_bytes(),
+        true,
+    );
+    write(
+        &dist,
+        "assets/manifest.json",
+        br#"{"entry":"/assets/entry-5XKQ3Z2A.js"}"#,
+        true,
+    );
     write(&dist, "images/photo.png", &[0x89, b'P', b'N', b'G', 0, 1, 2, 3], false);
     write(&dist, "sitemap.xml", b"<urlset></urlset>", true);
     root
@@ -80,15 +118,28 @@ fn api_hello() -> Json<serde_json::Value> {
 #[handler]
 fn docs() -> Response {
     // An API page that needs its own policy (like a docs UI) keeps it.
-    "docs".with_header("Content-Security-Policy", "default-src 'self' 'unsafe-inline'").into_response()
+    "docs"
+        .with_header("Content-Security-Policy", "default-src 'self' 'unsafe-inline'")
+        .into_response()
 }
 
 fn tiny_api() -> BoxEndpoint<'static, Response> {
-    Route::new().at("/hello", api_hello).at("/docs", docs).map_to_response().boxed()
+    Route::new()
+        .at("/hello", api_hello)
+        .at("/docs", docs)
+        .map_to_response()
+        .boxed()
 }
 
 async fn start(dist_dir: &Path, dev: bool) -> String {
-    let app = site_endpoint(SiteOptions { dist_dir: dist_dir.to_path_buf(), dev }, tiny_api()).unwrap();
+    let app = site_endpoint(
+        SiteOptions {
+            dist_dir: dist_dir.to_path_buf(),
+            dev,
+        },
+        tiny_api(),
+    )
+    .unwrap();
     let acceptor = TcpListener::bind("127.0.0.1:0").into_acceptor().await.unwrap();
     let addr = *acceptor.local_addr()[0].0.as_socket_addr().unwrap();
     tokio::spawn(Server::new_with_acceptor(acceptor).run(app));
@@ -97,7 +148,10 @@ async fn start(dist_dir: &Path, dev: bool) -> String {
 
 fn client() -> Client {
     // No automatic decompression or redirects: the test looks at what the server sent.
-    Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap()
+    Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap()
 }
 
 async fn get(base: &str, path: &str, headers: &[(&str, &str)]) -> (StatusCode, HeaderMap, Vec<u8>) {
@@ -145,13 +199,17 @@ async fn serves_the_precompressed_sibling_the_client_accepts() {
     assert_eq!(header(&headers, "content-encoding"), "br");
     assert!(header(&headers, "vary").contains("Accept-Encoding"));
     let mut decoded = Vec::new();
-    brotli::Decompressor::new(&body[..], 4096).read_to_end(&mut decoded).unwrap();
+    brotli::Decompressor::new(&body[..], 4096)
+        .read_to_end(&mut decoded)
+        .unwrap();
     assert_eq!(decoded, original);
 
     let (_, headers, body) = get(&base, "/", &[("accept-encoding", "gzip")]).await;
     assert_eq!(header(&headers, "content-encoding"), "gzip");
     let mut decoded = Vec::new();
-    flate2::read::GzDecoder::new(&body[..]).read_to_end(&mut decoded).unwrap();
+    flate2::read::GzDecoder::new(&body[..])
+        .read_to_end(&mut decoded)
+        .unwrap();
     assert_eq!(decoded, original);
 
     let (_, headers, _) = get(&base, "/", &[("accept-encoding", "br;q=0.2, gzip;q=0.8")]).await;
@@ -186,7 +244,10 @@ async fn etags_answer_conditional_requests_with_304() {
     let (_, plain, _) = get(&base, path, &[]).await;
     let (_, brotli, _) = get(&base, path, &[("accept-encoding", "br")]).await;
     let etag = header(&plain, "etag").to_string();
-    assert!(etag.starts_with('"') && etag.ends_with('"') && etag.len() > 10, "strong etag: {etag}");
+    assert!(
+        etag.starts_with('"') && etag.ends_with('"') && etag.len() > 10,
+        "strong etag: {etag}"
+    );
     assert_ne!(etag, header(&brotli, "etag"), "each encoding is its own representation");
 
     let (status, headers, body) = get(&base, path, &[("if-none-match", &etag)]).await;
@@ -247,19 +308,42 @@ async fn unprefixed_pages_answer_in_the_visitors_language() {
         (&[("accept-language", "zh")], "zh", "zh-Hant"),
         (&[("accept-language", "ja-JP")], "ja", "ja"),
         (&[("accept-language", "fr-FR, de")], "en", "en"),
-        (&[("accept-language", "en;q=0.3, ja;q=0.5, zh-TW;q=0.9")], "zh", "zh-Hant"),
+        (
+            &[("accept-language", "en;q=0.3, ja;q=0.5, zh-TW;q=0.9")],
+            "zh",
+            "zh-Hant",
+        ),
         (&[("accept-language", "ja;q=0, en")], "en", "en"),
         // The cookie (the visitor's own choice) beats the browser's list.
-        (&[("cookie", "theme=dark; selectedLanguage=ja"), ("accept-language", "zh-TW")], "ja", "ja"),
-        (&[("cookie", "selectedLanguage=en"), ("accept-language", "zh-TW")], "en", "en"),
+        (
+            &[
+                ("cookie", "theme=dark; selectedLanguage=ja"),
+                ("accept-language", "zh-TW"),
+            ],
+            "ja",
+            "ja",
+        ),
+        (
+            &[("cookie", "selectedLanguage=en"), ("accept-language", "zh-TW")],
+            "en",
+            "en",
+        ),
         (&[("cookie", "selectedLanguage=zh")], "zh", "zh-Hant"),
-        (&[("cookie", "selectedLanguage=klingon"), ("accept-language", "ja")], "ja", "ja"),
+        (
+            &[("cookie", "selectedLanguage=klingon"), ("accept-language", "ja")],
+            "ja",
+            "ja",
+        ),
     ];
     for path in ["/", "/about", "/about/", "/notes/liquidity-risk"] {
         for (headers, lang, tag) in cases {
             let (status, response, body) = get(&base, path, headers).await;
             assert_eq!(status, 200, "{path} {headers:?}");
-            assert!(text(&body).contains(&format!("[{lang}]</h1>")), "{path} {headers:?}: {}", text(&body));
+            assert!(
+                text(&body).contains(&format!("[{lang}]</h1>")),
+                "{path} {headers:?}: {}",
+                text(&body)
+            );
             assert_eq!(header(&response, "content-language"), *tag, "{path} {headers:?}");
             let vary = header(&response, "vary");
             for name in ["Cookie", "Accept-Language", "Accept-Encoding"] {
@@ -282,12 +366,23 @@ async fn prefixed_pages_are_their_language_whatever_the_visitor_prefers() {
         ("/ja/my-web-project", "ja", "ja", "my-web-project"),
         ("/ja/index.html", "ja", "ja", "home"),
     ] {
-        let extra: &[(&str, &str)] = if lang == "zh" { &prefer_ja } else { &[("accept-language", "zh")] };
+        let extra: &[(&str, &str)] = if lang == "zh" {
+            &prefer_ja
+        } else {
+            &[("accept-language", "zh")]
+        };
         let (status, headers, body) = get(&base, path, extra).await;
         assert_eq!(status, 200, "{path}");
-        assert!(text(&body).contains(&format!("{what} [{lang}]")), "{path}: {}", text(&body));
+        assert!(
+            text(&body).contains(&format!("{what} [{lang}]")),
+            "{path}: {}",
+            text(&body)
+        );
         assert_eq!(header(&headers, "content-language"), tag, "{path}");
-        assert!(!header(&headers, "vary").contains("Cookie"), "{path}: a prefixed page does not vary by cookie");
+        assert!(
+            !header(&headers, "vary").contains("Cookie"),
+            "{path}: a prefixed page does not vary by cookie"
+        );
     }
 }
 
@@ -297,10 +392,25 @@ async fn unknown_notes_and_projects_get_the_translated_404_page() {
     let base = start(&dist(&root), false).await;
     for (path, headers, expected, tag) in [
         ("/notes/no-such-note", vec![], "note not found [en]", "en"),
-        ("/notes/no-such-note", vec![("accept-language", "ja-JP")], "note not found [ja]", "ja"),
-        ("/notes/a/b/c", vec![("cookie", "selectedLanguage=zh")], "note not found [zh]", "zh-Hant"),
+        (
+            "/notes/no-such-note",
+            vec![("accept-language", "ja-JP")],
+            "note not found [ja]",
+            "ja",
+        ),
+        (
+            "/notes/a/b/c",
+            vec![("cookie", "selectedLanguage=zh")],
+            "note not found [zh]",
+            "zh-Hant",
+        ),
         ("/zh/notes/no-such-note", vec![], "note not found [zh]", "zh-Hant"),
-        ("/ja/notes/x/", vec![("accept-language", "zh")], "note not found [ja]", "ja"),
+        (
+            "/ja/notes/x/",
+            vec![("accept-language", "zh")],
+            "note not found [ja]",
+            "ja",
+        ),
         ("/my-web-project/nope", vec![], "project not found [en]", "en"),
         ("/zh/my-web-project/nope", vec![], "project not found [zh]", "zh-Hant"),
         ("/ja/my-web-project/nope", vec![], "project not found [ja]", "ja"),
@@ -391,22 +501,46 @@ async fn path_traversal_never_reaches_outside_dist() {
 async fn security_headers_on_pages_files_errors_and_api() {
     let root = fixture();
     let base = start(&dist(&root), false).await;
-    for path in ["/", "/zh/about", &format!("/{ASSET}"), "/notes/nope", "/nope.txt", "/api/hello", "/api/nope"] {
+    for path in [
+        "/",
+        "/zh/about",
+        &format!("/{ASSET}"),
+        "/notes/nope",
+        "/nope.txt",
+        "/api/hello",
+        "/api/nope",
+    ] {
         let (_, headers, _) = get(&base, path, &[]).await;
         let csp = header(&headers, "content-security-policy");
-        assert!(csp.contains(&format!("script-src 'self' '{SCRIPT_HASH}'")), "{path}: {csp}");
+        assert!(
+            csp.contains(&format!("script-src 'self' '{SCRIPT_HASH}'")),
+            "{path}: {csp}"
+        );
         assert!(!csp.contains("unsafe-inline"), "{path}: {csp}");
-        for directive in ["default-src 'self'", "object-src 'none'", "base-uri 'self'", "frame-ancestors 'none'", "connect-src 'self'"] {
+        for directive in [
+            "default-src 'self'",
+            "object-src 'none'",
+            "base-uri 'self'",
+            "frame-ancestors 'none'",
+            "connect-src 'self'",
+        ] {
             assert!(csp.contains(directive), "{path}: {csp} lacks {directive}");
         }
         assert_eq!(header(&headers, "x-content-type-options"), "nosniff", "{path}");
-        assert_eq!(header(&headers, "referrer-policy"), "strict-origin-when-cross-origin", "{path}");
+        assert_eq!(
+            header(&headers, "referrer-policy"),
+            "strict-origin-when-cross-origin",
+            "{path}"
+        );
         assert_eq!(header(&headers, "x-frame-options"), "DENY", "{path}");
         assert_eq!(header(&headers, "strict-transport-security"), "", "{path}: plain http");
     }
     // A response that set its own policy keeps it.
     let (_, headers, _) = get(&base, "/api/docs", &[]).await;
-    assert_eq!(header(&headers, "content-security-policy"), "default-src 'self' 'unsafe-inline'");
+    assert_eq!(
+        header(&headers, "content-security-policy"),
+        "default-src 'self' 'unsafe-inline'"
+    );
     assert_eq!(header(&headers, "x-content-type-options"), "nosniff");
 }
 
@@ -415,7 +549,12 @@ async fn head_and_other_methods() {
     let root = fixture();
     let base = start(&dist(&root), false).await;
     let (_, _, full) = get(&base, "/about", &[("accept-encoding", "gzip")]).await;
-    let response = client().head(format!("{base}/about")).header("accept-encoding", "gzip").send().await.unwrap();
+    let response = client()
+        .head(format!("{base}/about"))
+        .header("accept-encoding", "gzip")
+        .send()
+        .await
+        .unwrap();
     assert_eq!(response.status(), 200);
     assert_eq!(header(response.headers(), "content-length"), full.len().to_string());
     assert_eq!(header(response.headers(), "content-encoding"), "gzip");
@@ -429,10 +568,19 @@ async fn head_and_other_methods() {
 #[tokio::test]
 async fn an_unbuilt_dist_is_an_error_that_says_what_to_do() {
     let root = tempfile::tempdir().unwrap();
-    let error = site_endpoint(SiteOptions { dist_dir: root.path().join("dist"), dev: false }, tiny_api())
-        .err()
-        .expect("no _site.json must be an error");
-    assert!(error.to_string().contains("dist/ is not built: run `make build`"), "{error}");
+    let error = site_endpoint(
+        SiteOptions {
+            dist_dir: root.path().join("dist"),
+            dev: false,
+        },
+        tiny_api(),
+    )
+    .err()
+    .expect("no _site.json must be an error");
+    assert!(
+        error.to_string().contains("dist/ is not built: run `make build`"),
+        "{error}"
+    );
 }
 
 /// Reads server-sent events until one named `event` arrives; returns its data.
@@ -475,7 +623,12 @@ async fn dev_mode_reloads_dist_and_tells_open_pages() {
     let first_build = next_event(&mut events, &mut buffer, "hello").await;
 
     // A rebuild rewrites a page (and its siblings).
-    write(&dist_dir, "about/index.html", page("en", "rebuilt about").as_bytes(), true);
+    write(
+        &dist_dir,
+        "about/index.html",
+        page("en", "rebuilt about").as_bytes(),
+        true,
+    );
     let new_build = next_event(&mut events, &mut buffer, "reload").await;
     assert_ne!(new_build, first_build);
 
@@ -484,7 +637,9 @@ async fn dev_mode_reloads_dist_and_tells_open_pages() {
     assert!(text(&body).contains("rebuilt about [en]"), "{}", text(&body));
     let (_, _, body) = get(&base, "/about", &[("accept-encoding", "br")]).await;
     let mut decoded = Vec::new();
-    brotli::Decompressor::new(&body[..], 4096).read_to_end(&mut decoded).unwrap();
+    brotli::Decompressor::new(&body[..], 4096)
+        .read_to_end(&mut decoded)
+        .unwrap();
     assert!(text(&decoded).contains("rebuilt about [en]"));
 
     // A new page appears too, and a reconnecting page learns the new build.
@@ -517,7 +672,12 @@ async fn dev_mode_follows_a_build_that_recreates_dist() {
     tokio::time::sleep(Duration::from_millis(300)).await;
     std::fs::write(dist_dir.join("_site.json"), site_json).unwrap();
     write(&dist_dir, "index.html", page("en", "fresh home").as_bytes(), true);
-    write(&dist_dir, "about/index.html", page("en", "fresh about").as_bytes(), true);
+    write(
+        &dist_dir,
+        "about/index.html",
+        page("en", "fresh about").as_bytes(),
+        true,
+    );
 
     let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
     loop {
@@ -529,7 +689,11 @@ async fn dev_mode_follows_a_build_that_recreates_dist() {
         assert!(tokio::time::Instant::now() < deadline, "never served the rebuilt dist/");
     }
     let (status, headers, _) = get(&base, "/notes", &[]).await;
-    assert_eq!((status.as_u16(), header(&headers, "location")), (302, "/"), "pages gone from the new build are gone");
+    assert_eq!(
+        (status.as_u16(), header(&headers, "location")),
+        (302, "/"),
+        "pages gone from the new build are gone"
+    );
 }
 
 // ---------- `api serve`'s own listener (api::server::serve) ----------
@@ -555,7 +719,9 @@ fn write_large(dist: &Path, bytes: &[u8], siblings: bool) {
         let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
         gz.write_all(bytes).unwrap();
         let mut br = Vec::new();
-        brotli::CompressorWriter::new(&mut br, 4096, 1, 22).write_all(bytes).unwrap();
+        brotli::CompressorWriter::new(&mut br, 4096, 1, 22)
+            .write_all(bytes)
+            .unwrap();
         std::fs::write(dist.join(format!("{LARGE}.gz")), gz.finish().unwrap()).unwrap();
         std::fs::write(dist.join(format!("{LARGE}.br")), br).unwrap();
     }
@@ -564,7 +730,14 @@ fn write_large(dist: &Path, bytes: &[u8], siblings: bool) {
 
 /// The site on `api::server::serve`, as `api serve` runs it.
 async fn start_serve(dist_dir: &Path, dev: bool) -> std::net::SocketAddr {
-    let app = site_endpoint(SiteOptions { dist_dir: dist_dir.to_path_buf(), dev }, tiny_api()).unwrap();
+    let app = site_endpoint(
+        SiteOptions {
+            dist_dir: dist_dir.to_path_buf(),
+            dev,
+        },
+        tiny_api(),
+    )
+    .unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     tokio::spawn(api::server::serve(listener, app));
@@ -579,7 +752,11 @@ struct RawResponse {
 
 impl RawResponse {
     fn header(&self, name: &str) -> &str {
-        self.headers.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str()).unwrap_or("")
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+            .unwrap_or("")
     }
 }
 
@@ -594,7 +771,10 @@ impl RawConnection {
     async fn open(addr: std::net::SocketAddr) -> RawConnection {
         let socket = tokio::net::TcpSocket::new_v4().unwrap();
         socket.set_recv_buffer_size(4096).unwrap();
-        RawConnection { stream: socket.connect(addr).await.unwrap(), unread: Vec::new() }
+        RawConnection {
+            stream: socket.connect(addr).await.unwrap(),
+            unread: Vec::new(),
+        }
     }
 
     async fn send(&mut self, method: &str, path: &str, headers: &[(&str, &str)]) {
@@ -637,7 +817,11 @@ impl RawConnection {
                 (name.to_string(), value.trim().to_string())
             })
             .collect();
-        let mut response = RawResponse { status, headers, body: Vec::new() };
+        let mut response = RawResponse {
+            status,
+            headers,
+            body: Vec::new(),
+        };
         if has_body {
             let len: usize = response.header("content-length").parse().expect("a content-length");
             while self.unread.len() < len {
@@ -665,37 +849,57 @@ async fn large_and_small_bodies_arrive_whole_over_one_connection() {
     let mut connection = RawConnection::open(addr).await;
 
     for round in 0..3 {
-        let representations =
-            [("gzip", format!("{LARGE}.gz")), ("br", format!("{LARGE}.br")), ("identity", LARGE.to_string())];
+        let representations = [
+            ("gzip", format!("{LARGE}.gz")),
+            ("br", format!("{LARGE}.br")),
+            ("identity", LARGE.to_string()),
+        ];
         for (encoding, file) in representations {
             let response = connection.get(&large, &[("accept-encoding", encoding)]).await;
             assert_eq!(response.status, 200);
-            assert_eq!(response.header("content-encoding"), if encoding == "identity" { "" } else { encoding });
+            assert_eq!(
+                response.header("content-encoding"),
+                if encoding == "identity" { "" } else { encoding }
+            );
             assert!(response.body.len() >= 200 * 1024);
             assert!(response.body == read(&file), "{file} differs (round {round})");
         }
         let response = connection.get("/about", &[("accept-encoding", "gzip")]).await;
         assert_eq!(response.status, 200);
-        assert!(response.body == read("about/index.html.gz"), "the small page differs (round {round})");
+        assert!(
+            response.body == read("about/index.html.gz"),
+            "the small page differs (round {round})"
+        );
     }
 
     // HEAD: the length of the body it does not send; the next response follows at once.
     connection.send("HEAD", &large, &[("accept-encoding", "gzip")]).await;
     let head = connection.response(false).await;
     assert_eq!(head.status, 200);
-    assert_eq!(head.header("content-length"), read(&format!("{LARGE}.gz")).len().to_string());
+    assert_eq!(
+        head.header("content-length"),
+        read(&format!("{LARGE}.gz")).len().to_string()
+    );
     let etag = head.header("etag").to_string();
-    connection.send("GET", &large, &[("accept-encoding", "gzip"), ("if-none-match", &etag)]).await;
+    connection
+        .send("GET", &large, &[("accept-encoding", "gzip"), ("if-none-match", &etag)])
+        .await;
     assert_eq!(connection.response(false).await.status, 304);
 
     // Pipelined, more than the socket buffers hold (4 MB at most on Linux): the server's writes
     // stop part-way through bodies and go on when the client reads.
-    let pipelined = [(large.as_str(), "gzip", format!("{LARGE}.gz")), ("/about", "br", "about/index.html.br".into())];
+    let pipelined = [
+        (large.as_str(), "gzip", format!("{LARGE}.gz")),
+        ("/about", "br", "about/index.html.br".into()),
+    ];
     for (path, encoding, _) in pipelined.iter().cycle().take(20) {
         connection.send("GET", path, &[("accept-encoding", encoding)]).await;
     }
     for (i, (_, _, file)) in pipelined.iter().cycle().take(20).enumerate() {
-        assert!(connection.response(true).await.body == read(file), "pipelined response {i}: {file} differs");
+        assert!(
+            connection.response(true).await.body == read(file),
+            "pipelined response {i}: {file} differs"
+        );
     }
     assert!(connection.unread.is_empty(), "stray bytes after the last response");
 }
@@ -729,6 +933,9 @@ async fn a_dev_reload_leaves_a_large_response_in_flight_whole() {
         assert!(tokio::time::Instant::now() < deadline, "never served the rebuilt file");
     }
 
-    assert!(connection.response(true).await.body == old, "the response in flight changed under the reload");
+    assert!(
+        connection.response(true).await.body == old,
+        "the response in flight changed under the reload"
+    );
     assert!(connection.get(&format!("/{LARGE}"), &[]).await.body == new);
 }

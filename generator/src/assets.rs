@@ -28,8 +28,12 @@ impl Manifest {
             return Ok(None);
         }
         let text = std::fs::read_to_string(&path).with_context(|| format!("Failed to read {}", path.display()))?;
-        let manifest = serde_json::from_str(&text)
-            .with_context(|| format!("{} is not a UI manifest (entry, css, headScript, islands)", path.display()))?;
+        let manifest = serde_json::from_str(&text).with_context(|| {
+            format!(
+                "{} is not a UI manifest (entry, css, headScript, islands)",
+                path.display()
+            )
+        })?;
         Ok(Some(manifest))
     }
 
@@ -74,8 +78,14 @@ mod tests {
             css: vec![],
             head_script: "x()".into(),
             islands: BTreeMap::from([
-                ("A".to_string(), vec!["/assets/A-1.js".to_string(), "/assets/chunk-1.js".to_string()]),
-                ("B".to_string(), vec!["/assets/B-1.js".to_string(), "/assets/chunk-1.js".to_string()]),
+                (
+                    "A".to_string(),
+                    vec!["/assets/A-1.js".to_string(), "/assets/chunk-1.js".to_string()],
+                ),
+                (
+                    "B".to_string(),
+                    vec!["/assets/B-1.js".to_string(), "/assets/chunk-1.js".to_string()],
+                ),
                 ("C".to_string(), vec!["/assets/C-1.js".to_string()]),
             ]),
         };
@@ -85,6 +95,9 @@ mod tests {
         assert!(tags.ends_with("<script type=\"module\" src=\"/assets/entry-1.js\"></script>"));
         assert_eq!(m.island_scripts(&[]), "");
         // The CSP hash of `x()`, as a browser computes it.
-        assert_eq!(m.head_script_hash().unwrap(), "sha256-D6IGS8VMvCoyaR/l0h9tERrBTATY01CoPS7l6xDv0kI=");
+        assert_eq!(
+            m.head_script_hash().unwrap(),
+            "sha256-D6IGS8VMvCoyaR/l0h9tERrBTATY01CoPS7l6xDv0kI="
+        );
     }
 }

@@ -72,8 +72,7 @@ pub struct Collection {
 
 impl SiteConfig {
     pub fn load(path: &Path) -> Result<Self> {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("Failed to read {}", path.display()))?;
+        let text = std::fs::read_to_string(path).with_context(|| format!("Failed to read {}", path.display()))?;
         let config: SiteConfig = serde_yaml::from_str(&text).map_err(|e| {
             let at = e
                 .location()

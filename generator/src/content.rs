@@ -54,7 +54,9 @@ pub enum PageKind {
     /// An `_index` page below the root: a section landing page or a collection's list.
     Section,
     /// A page inside a collection (`content/notes/liquidity-risk.en.md`).
-    Entry { collection: String },
+    Entry {
+        collection: String,
+    },
     Single,
 }
 
@@ -129,7 +131,12 @@ pub fn parse_page(path: &Path, text: &str) -> Result<(FrontMatter, String, usize
     let rest = text
         .strip_prefix("---\n")
         .or_else(|| text.strip_prefix("---\r\n"))
-        .ok_or_else(|| anyhow!("{}:1: the file must start with `---` and YAML front matter", path.display()))?;
+        .ok_or_else(|| {
+            anyhow!(
+                "{}:1: the file must start with `---` and YAML front matter",
+                path.display()
+            )
+        })?;
     let end = rest
         .find("\n---\n")
         .or_else(|| rest.find("\n---\r\n"))
@@ -138,7 +145,10 @@ pub fn parse_page(path: &Path, text: &str) -> Result<(FrontMatter, String, usize
     let yaml = &rest[..end + 1];
     let front: FrontMatter = serde_yaml::from_str(yaml).map_err(|e| {
         // The YAML starts on the file's second line.
-        let at = e.location().map(|l| format!("{}:{}", l.line() + 1, l.column())).unwrap_or_else(|| "1".into());
+        let at = e
+            .location()
+            .map(|l| format!("{}:{}", l.line() + 1, l.column()))
+            .unwrap_or_else(|| "1".into());
         anyhow!("{}:{at}: invalid front matter: {e}", path.display())
     })?;
     let after = &rest[end + 1..];
@@ -166,8 +176,7 @@ pub fn load(dir: &Path, languages: &[String], default_language: &str, collection
         .par_iter()
         .map(|path| {
             let relative = path.strip_prefix(dir).expect("walked below dir");
-            let (route, lang, kind) =
-                route_of(relative, collections).with_context(|| format!("{}", path.display()))?;
+            let (route, lang, kind) = route_of(relative, collections).with_context(|| format!("{}", path.display()))?;
             if !languages.iter().any(|l| *l == lang) {
                 bail!(
                     "{}: unknown language `{lang}` (the site has {})",
@@ -175,16 +184,26 @@ pub fn load(dir: &Path, languages: &[String], default_language: &str, collection
                     languages.join(", ")
                 );
             }
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("Failed to read {}", path.display()))?;
+            let text = std::fs::read_to_string(path).with_context(|| format!("Failed to read {}", path.display()))?;
             let (front, body, body_line) = parse_page(path, &text)?;
-            Ok(SourcePage { route, lang, path: path.clone(), kind, front, body, body_line })
+            Ok(SourcePage {
+                route,
+                lang,
+                path: path.clone(),
+                kind,
+                front,
+                body,
+                body_line,
+            })
         })
         .collect::<Result<_>>()?;
 
     let mut pages: BTreeMap<String, BTreeMap<String, SourcePage>> = BTreeMap::new();
     for page in parsed {
-        pages.entry(page.route.clone()).or_default().insert(page.lang.clone(), page);
+        pages
+            .entry(page.route.clone())
+            .or_default()
+            .insert(page.lang.clone(), page);
     }
     let mut fallbacks = Vec::new();
     for (route, versions) in pages.iter_mut() {
@@ -193,17 +212,30 @@ pub fn load(dir: &Path, languages: &[String], default_language: &str, collection
             bail!(
                 "{}: `{route}` has no {default_language} version (expected {})",
                 any.path.display(),
-                any.path.with_file_name(format!(
-                    "{}.{default_language}.md",
-                    any.path.file_name().unwrap().to_string_lossy().split('.').next().unwrap()
-                ))
-                .display()
+                any.path
+                    .with_file_name(format!(
+                        "{}.{default_language}.md",
+                        any.path
+                            .file_name()
+                            .unwrap()
+                            .to_string_lossy()
+                            .split('.')
+                            .next()
+                            .unwrap()
+                    ))
+                    .display()
             );
         };
         for lang in languages {
             if !versions.contains_key(lang) {
                 fallbacks.push((route.clone(), lang.clone()));
-                versions.insert(lang.clone(), SourcePage { lang: lang.clone(), ..original.clone() });
+                versions.insert(
+                    lang.clone(),
+                    SourcePage {
+                        lang: lang.clone(),
+                        ..original.clone()
+                    },
+                );
             }
         }
     }
@@ -219,10 +251,19 @@ mod tests {
         let c = vec!["notes".to_string()];
         let r = |p: &str| route_of(Path::new(p), &c).unwrap();
         assert_eq!(r("_index.en.md"), ("/".into(), "en".into(), PageKind::Home));
-        assert_eq!(r("notes/_index.zh.md"), ("/notes".into(), "zh".into(), PageKind::Section));
+        assert_eq!(
+            r("notes/_index.zh.md"),
+            ("/notes".into(), "zh".into(), PageKind::Section)
+        );
         assert_eq!(
             r("notes/liquidity-risk.ja.md"),
-            ("/notes/liquidity-risk".into(), "ja".into(), PageKind::Entry { collection: "notes".into() })
+            (
+                "/notes/liquidity-risk".into(),
+                "ja".into(),
+                PageKind::Entry {
+                    collection: "notes".into()
+                }
+            )
         );
         assert_eq!(r("valuation-models/dcf.en.md").2, PageKind::Single);
         assert_eq!(r("MemberPage.en.md").0, "/MemberPage");
@@ -231,12 +272,17 @@ mod tests {
 
     #[test]
     fn front_matter_errors_name_file_and_line() {
-        let err = parse_page(Path::new("content/x.en.md"), "---\ntitle: A\ndescription: [oops\n---\nbody\n")
-            .unwrap_err()
-            .to_string();
+        let err = parse_page(
+            Path::new("content/x.en.md"),
+            "---\ntitle: A\ndescription: [oops\n---\nbody\n",
+        )
+        .unwrap_err()
+        .to_string();
         assert!(err.starts_with("content/x.en.md:"), "{err}");
         assert!(err.contains("invalid front matter"), "{err}");
-        let missing = parse_page(Path::new("a.en.md"), "---\ntitle: A\n---\n").unwrap_err().to_string();
+        let missing = parse_page(Path::new("a.en.md"), "---\ntitle: A\n---\n")
+            .unwrap_err()
+            .to_string();
         assert!(missing.contains("missing field `description`"), "{missing}");
         let unknown = parse_page(Path::new("a.en.md"), "---\ntitle: A\ndescription: d\ntitel: x\n---\n")
             .unwrap_err()
@@ -246,8 +292,11 @@ mod tests {
 
     #[test]
     fn body_and_its_first_line_are_split_from_front_matter() {
-        let (front, body, line) =
-            parse_page(Path::new("a.en.md"), "---\ntitle: A\ndescription: d\ndate: 2025-10-01\n---\nHello\n").unwrap();
+        let (front, body, line) = parse_page(
+            Path::new("a.en.md"),
+            "---\ntitle: A\ndescription: d\ndate: 2025-10-01\n---\nHello\n",
+        )
+        .unwrap();
         assert_eq!(front.date.as_deref(), Some("2025-10-01"));
         assert_eq!(body, "Hello\n");
         assert_eq!(line, 6);

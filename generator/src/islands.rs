@@ -75,8 +75,14 @@ pub struct IslandFn(pub Arc<IslandCalls>);
 
 impl tera::Function for IslandFn {
     fn call(&self, args: &HashMap<String, Value>) -> tera::Result<Value> {
-        let name = args.get("name").and_then(Value::as_str).ok_or("island() needs name=\"...\"")?;
-        let lang = args.get("lang").and_then(Value::as_str).ok_or("island() needs lang=lang")?;
+        let name = args
+            .get("name")
+            .and_then(Value::as_str)
+            .ok_or("island() needs name=\"...\"")?;
+        let lang = args
+            .get("lang")
+            .and_then(Value::as_str)
+            .ok_or("island() needs lang=lang")?;
         let props = args.get("props").cloned().unwrap_or(Value::Object(Default::default()));
         let id = args
             .get("id")
@@ -143,7 +149,10 @@ pub fn render_all(
     for (item, html) in missing.iter().zip(rendered) {
         known.insert(item.identity(), html);
     }
-    let html: Vec<String> = identities.iter().map(|id| known.remove(id).expect("rendered or cached")).collect();
+    let html: Vec<String> = identities
+        .iter()
+        .map(|id| known.remove(id).expect("rendered or cached"))
+        .collect();
     if let (Some(file), Some(fingerprint)) = (cache, fingerprint) {
         let cached = CacheFile {
             fingerprint,
@@ -200,7 +209,10 @@ fn render_in_parallel(server_bundle: &Path, locales_dir: &Path, items: &[IslandI
             .chunks(chunk)
             .map(|batch| scope.spawn(move || render_batch(server_bundle, locales_dir, batch)))
             .collect();
-        handles.into_iter().map(|h| h.join().expect("island render thread")).collect()
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("island render thread"))
+            .collect()
     });
     let mut html = Vec::with_capacity(items.len());
     for result in results {
@@ -225,8 +237,13 @@ fn render_batch(server_bundle: &Path, locales_dir: &Path, items: &[IslandItem]) 
     let body = serde_json::to_vec(&request)?;
     // Written from a thread so a large answer cannot fill the stdout pipe while we still write.
     let writer = std::thread::spawn(move || stdin.write_all(&body));
-    let output = child.wait_with_output().context("Failed to read the island renderer's answer")?;
-    writer.join().expect("stdin writer").context("Failed to send the islands to the renderer")?;
+    let output = child
+        .wait_with_output()
+        .context("Failed to read the island renderer's answer")?;
+    writer
+        .join()
+        .expect("stdin writer")
+        .context("Failed to send the islands to the renderer")?;
     if !output.status.success() {
         bail!(
             "the island renderer {} failed ({}):\n{}",
@@ -235,8 +252,12 @@ fn render_batch(server_bundle: &Path, locales_dir: &Path, items: &[IslandItem]) 
             String::from_utf8_lossy(&output.stderr).trim()
         );
     }
-    let answer: RenderAnswer = serde_json::from_slice(&output.stdout)
-        .with_context(|| format!("the island renderer {} answered with invalid JSON", server_bundle.display()))?;
+    let answer: RenderAnswer = serde_json::from_slice(&output.stdout).with_context(|| {
+        format!(
+            "the island renderer {} answered with invalid JSON",
+            server_bundle.display()
+        )
+    })?;
     items
         .iter()
         .map(|item| {
@@ -264,9 +285,13 @@ pub fn fill_slots(page: &str, rendered: &[String], items: &[IslandItem]) -> Resu
     while let Some(start) = rest.find(SLOT_OPEN) {
         out.push_str(&rest[..start]);
         let after = &rest[start + SLOT_OPEN.len()..];
-        let end = after.find(SLOT_CLOSE).ok_or_else(|| anyhow!("unterminated island slot"))?;
+        let end = after
+            .find(SLOT_CLOSE)
+            .ok_or_else(|| anyhow!("unterminated island slot"))?;
         let n: usize = after[..end].parse().map_err(|_| anyhow!("bad island slot"))?;
-        let html = rendered.get(n).ok_or_else(|| anyhow!("island slot {n} was never rendered"))?;
+        let html = rendered
+            .get(n)
+            .ok_or_else(|| anyhow!("island slot {n} was never rendered"))?;
         out.push_str(html);
         names.push(items[n].island.clone());
         rest = &after[end + SLOT_CLOSE.len()..];
@@ -302,21 +327,37 @@ mod tests {
         assert_ne!(a, c);
         assert_eq!(calls.items().len(), 2);
         assert!(a.contains("data-id=\"topbar\""), "{a}");
-        assert!(a.contains("data-props=\"{&quot;route&quot;:&quot;/a\\&quot;&lt;b&gt;&quot;}\""), "{a}");
+        assert!(
+            a.contains("data-props=\"{&quot;route&quot;:&quot;/a\\&quot;&lt;b&gt;&quot;}\""),
+            "{a}"
+        );
     }
 
     #[test]
     fn slots_are_filled_and_islands_named() {
         let calls = Arc::new(IslandCalls::default());
         let f = IslandFn(calls.clone());
-        let page = format!("<body>{}{}</body>", call(&f, "A", "en", Value::Null), call(&f, "B", "en", Value::Null));
+        let page = format!(
+            "<body>{}{}</body>",
+            call(&f, "A", "en", Value::Null),
+            call(&f, "B", "en", Value::Null)
+        );
         let (html, names) = fill_slots(&page, &["<p>a</p>".into(), "<p>b</p>".into()], &calls.items()).unwrap();
-        assert!(html.contains("><p>a</p></div>") && html.contains("><p>b</p></div>"), "{html}");
+        assert!(
+            html.contains("><p>a</p></div>") && html.contains("><p>b</p></div>"),
+            "{html}"
+        );
         assert_eq!(names, ["A", "B"]);
     }
 
     fn item(n: usize) -> IslandItem {
-        IslandItem { key: n.to_string(), id: "x".into(), island: "Echo".into(), props: serde_json::json!({ "n": n }), lng: "en".into() }
+        IslandItem {
+            key: n.to_string(),
+            id: "x".into(),
+            island: "Echo".into(),
+            props: serde_json::json!({ "n": n }),
+            lng: "en".into(),
+        }
     }
 
     /// A renderer that answers `<p>{props.n}</p>` for every item, like the real protocol.
@@ -342,7 +383,11 @@ mod tests {
         let items: Vec<IslandItem> = (0..2 * ITEMS_PER_PROCESS + 3).map(item).collect();
         let html = render_all(&bundle, &locales(dir.path(), "{}"), &items, None).unwrap();
         assert_eq!(html.len(), items.len());
-        assert!(html.iter().enumerate().all(|(n, h)| *h == format!("<p>{n}</p>")), "{:?}", &html[..3]);
+        assert!(
+            html.iter().enumerate().all(|(n, h)| *h == format!("<p>{n}</p>")),
+            "{:?}",
+            &html[..3]
+        );
     }
 
     #[test]
@@ -353,28 +398,51 @@ mod tests {
         std::fs::write(&bundle, ECHO_RENDERER).unwrap();
         let cache = dir.path().join("cache");
         let items = vec![item(1), item(2)];
-        assert_eq!(render_all(&bundle, &english, &items, Some(&cache)).unwrap(), ["<p>1</p>", "<p>2</p>"]);
+        assert_eq!(
+            render_all(&bundle, &english, &items, Some(&cache)).unwrap(),
+            ["<p>1</p>", "<p>2</p>"]
+        );
         // The same bundle, now one that cannot render: the cached HTML is used.
         let failing = dir.path().join("failing.mjs");
         std::fs::write(&failing, "process.exit(3)").unwrap();
         let mut cached: CacheFile = serde_json::from_slice(&std::fs::read(&cache).unwrap()).unwrap();
         cached.fingerprint = fingerprint(&failing, &english).unwrap();
         std::fs::write(&cache, serde_json::to_vec(&cached).unwrap()).unwrap();
-        assert_eq!(render_all(&failing, &english, &items[..1], Some(&cache)).unwrap(), ["<p>1</p>"]);
+        assert_eq!(
+            render_all(&failing, &english, &items[..1], Some(&cache)).unwrap(),
+            ["<p>1</p>"]
+        );
         // A new island is rendered (and fails here); so is every island once the locales change.
         assert!(render_all(&failing, &english, &[item(3)], Some(&cache)).is_err());
-        assert_eq!(render_all(&failing, &english, &items[..1], Some(&cache)).unwrap(), ["<p>1</p>"]);
+        assert_eq!(
+            render_all(&failing, &english, &items[..1], Some(&cache)).unwrap(),
+            ["<p>1</p>"]
+        );
         let changed = locales(dir.path(), r#"{"a":"b"}"#);
         assert!(render_all(&failing, &changed, &items[..1], Some(&cache)).is_err());
     }
 
     #[test]
     fn a_missing_server_bundle_says_how_to_build_it() {
-        let items = vec![IslandItem { key: "0".into(), id: "x".into(), island: "Search".into(), props: Value::Null, lng: "en".into() }];
+        let items = vec![IslandItem {
+            key: "0".into(),
+            id: "x".into(),
+            island: "Search".into(),
+            props: Value::Null,
+            lng: "en".into(),
+        }];
         let dir = tempfile::tempdir().unwrap();
-        let err = render_all(Path::new("/nonexistent/render.mjs"), &locales(dir.path(), "{}"), &items, None)
-            .unwrap_err()
-            .to_string();
-        assert!(err.contains("npm --prefix ui run build") && err.contains("Search"), "{err}");
+        let err = render_all(
+            Path::new("/nonexistent/render.mjs"),
+            &locales(dir.path(), "{}"),
+            &items,
+            None,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            err.contains("npm --prefix ui run build") && err.contains("Search"),
+            "{err}"
+        );
     }
 }

@@ -4,9 +4,20 @@
 use serde::Serialize;
 
 /// The Climbers Deal app's legal and support pages: a bare frame.
-pub const LEGAL_ROUTES: &[&str] = &["/climbers-deal-privacy", "/climbers-deal-terms", "/climbers-deal-support"];
+pub const LEGAL_ROUTES: &[&str] = &[
+    "/climbers-deal-privacy",
+    "/climbers-deal-terms",
+    "/climbers-deal-support",
+];
 /// The member forms: no sidebar and no page header.
-pub const MEMBER_ROUTES: &[&str] = &["/login", "/register", "/MemberPage", "/invite", "/verifycode", "/reset-password"];
+pub const MEMBER_ROUTES: &[&str] = &[
+    "/login",
+    "/register",
+    "/MemberPage",
+    "/invite",
+    "/verifycode",
+    "/reset-password",
+];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct VisibleParts {
@@ -43,7 +54,10 @@ pub fn title_case(segment: &str) -> String {
         .filter(|w| !w.is_empty())
         .map(|w| {
             let mut chars = w.chars();
-            chars.next().map(|c| c.to_uppercase().chain(chars).collect::<String>()).unwrap_or_default()
+            chars
+                .next()
+                .map(|c| c.to_uppercase().chain(chars).collect::<String>())
+                .unwrap_or_default()
         })
         .collect::<Vec<_>>()
         .join(" ")
@@ -61,7 +75,10 @@ pub fn breadcrumb(
         return Vec::new();
     }
     let segments: Vec<&str> = route.trim_start_matches('/').split('/').collect();
-    let mut crumbs = vec![Crumb { label: home_label.to_string(), href: Some(href_of("/")) }];
+    let mut crumbs = vec![Crumb {
+        label: home_label.to_string(),
+        href: Some(href_of("/")),
+    }];
     for (i, segment) in segments.iter().enumerate() {
         let path = format!("/{}", segments[..=i].join("/"));
         let last = i + 1 == segments.len();
@@ -109,9 +126,18 @@ mod tests {
         assert_eq!(
             crumbs,
             vec![
-                Crumb { label: "Home".into(), href: Some("/zh/".into()) },
-                Crumb { label: "我的網頁專案".into(), href: Some("/zh/my-web-project".into()) },
-                Crumb { label: "My First Web App".into(), href: None },
+                Crumb {
+                    label: "Home".into(),
+                    href: Some("/zh/".into())
+                },
+                Crumb {
+                    label: "我的網頁專案".into(),
+                    href: Some("/zh/my-web-project".into())
+                },
+                Crumb {
+                    label: "My First Web App".into(),
+                    href: None
+                },
             ]
         );
     }

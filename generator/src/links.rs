@@ -15,8 +15,12 @@ impl LinkTargets<'_> {
     pub fn problem(&self, url: &str, lang: &str) -> Option<String> {
         if let Some(file) = url.strip_prefix("/images/") {
             let file = file.split(['?', '#']).next().unwrap_or(file);
-            return (!self.static_dir.join("images").join(file).is_file())
-                .then(|| format!("image {url} does not exist (put it in {}/images/)", self.static_dir.display()));
+            return (!self.static_dir.join("images").join(file).is_file()).then(|| {
+                format!(
+                    "image {url} does not exist (put it in {}/images/)",
+                    self.static_dir.display()
+                )
+            });
         }
         if FILE_PREFIXES.iter().any(|p| url.starts_with(p)) {
             return None;
@@ -26,14 +30,18 @@ impl LinkTargets<'_> {
             None => (url, None),
         };
         let path = path.split('?').next().unwrap_or(path);
-        let path = if path.len() > 1 { path.trim_end_matches('/') } else { path };
+        let path = if path.len() > 1 {
+            path.trim_end_matches('/')
+        } else {
+            path
+        };
         let Some(versions) = self.headings.get(path) else {
             return Some(format!("link to {url}: there is no page {path}"));
         };
         match anchor {
-            Some(id) if !id.is_empty() && !versions.get(lang).is_some_and(|ids| ids.contains(id)) => {
-                Some(format!("link to {url}: the {lang} page {path} has no heading with id `{id}`"))
-            }
+            Some(id) if !id.is_empty() && !versions.get(lang).is_some_and(|ids| ids.contains(id)) => Some(format!(
+                "link to {url}: the {lang} page {path} has no heading with id `{id}`"
+            )),
             _ => None,
         }
     }
@@ -49,15 +57,30 @@ mod tests {
         std::fs::create_dir_all(dir.path().join("images")).unwrap();
         std::fs::write(dir.path().join("images/a.svg"), "<svg/>").unwrap();
         let mut headings = BTreeMap::new();
-        headings.insert("/valuation-models/dcf", BTreeMap::from([("en", HashSet::from(["formula"]))]));
+        headings.insert(
+            "/valuation-models/dcf",
+            BTreeMap::from([("en", HashSet::from(["formula"]))]),
+        );
         headings.insert("/", BTreeMap::from([("en", HashSet::new())]));
-        let targets = LinkTargets { headings, static_dir: dir.path() };
+        let targets = LinkTargets {
+            headings,
+            static_dir: dir.path(),
+        };
         assert_eq!(targets.problem("/valuation-models/dcf#formula", "en"), None);
         assert_eq!(targets.problem("/", "en"), None);
         assert_eq!(targets.problem("/images/a.svg", "en"), None);
         assert_eq!(targets.problem("/api/feed", "en"), None);
-        assert!(targets.problem("/valuation-models/dfc", "en").unwrap().contains("there is no page"));
-        assert!(targets.problem("/valuation-models/dcf#nope", "en").unwrap().contains("no heading with id `nope`"));
-        assert!(targets.problem("/images/b.svg", "en").unwrap().contains("image /images/b.svg"));
+        assert!(targets
+            .problem("/valuation-models/dfc", "en")
+            .unwrap()
+            .contains("there is no page"));
+        assert!(targets
+            .problem("/valuation-models/dcf#nope", "en")
+            .unwrap()
+            .contains("no heading with id `nope`"));
+        assert!(targets
+            .problem("/images/b.svg", "en")
+            .unwrap()
+            .contains("image /images/b.svg"));
     }
 }

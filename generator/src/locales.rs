@@ -29,7 +29,11 @@ fn flatten(prefix: &str, value: &Value, out: &mut BTreeMap<String, String>, file
     match value {
         Value::Object(map) => {
             for (k, v) in map {
-                let key = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
+                let key = if prefix.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{prefix}.{k}")
+                };
                 flatten(&key, v, out, file)?;
             }
         }
@@ -49,18 +53,25 @@ impl Locales {
             for ns in NAMESPACES {
                 let relative = PathBuf::from(lang).join(format!("{ns}.json"));
                 let file = dir.join(&relative);
-                let text = std::fs::read_to_string(&file)
-                    .with_context(|| format!("Failed to read {}", file.display()))?;
-                let value: Value = serde_json::from_str(&text).map_err(|e| {
-                    anyhow!("{}:{}:{}: invalid JSON: {e}", file.display(), e.line(), e.column())
-                })?;
+                let text =
+                    std::fs::read_to_string(&file).with_context(|| format!("Failed to read {}", file.display()))?;
+                let value: Value = serde_json::from_str(&text)
+                    .map_err(|e| anyhow!("{}:{}:{}: invalid JSON: {e}", file.display(), e.line(), e.column()))?;
                 let mut flat = BTreeMap::new();
                 flatten("", &value, &mut flat, &file)?;
-                texts.entry(lang.clone()).or_insert_with(HashMap::new).insert(ns.to_string(), flat);
+                texts
+                    .entry(lang.clone())
+                    .or_insert_with(HashMap::new)
+                    .insert(ns.to_string(), flat);
                 files.push(LocaleFile { relative, text });
             }
         }
-        Ok(Locales { dir: dir.to_path_buf(), default_language: default_language.to_string(), texts, files })
+        Ok(Locales {
+            dir: dir.to_path_buf(),
+            default_language: default_language.to_string(),
+            texts,
+            files,
+        })
     }
 
     /// The folder the files were read from (the island renderer reads them there too).
@@ -129,7 +140,12 @@ mod tests {
     #[test]
     fn falls_back_to_english_and_reports_missing_keys() {
         let dir = tempfile::tempdir().unwrap();
-        write(dir.path(), "en", "translation", r#"{"a": {"b": "Hello"}, "c": "Only English"}"#);
+        write(
+            dir.path(),
+            "en",
+            "translation",
+            r#"{"a": {"b": "Hello"}, "c": "Only English"}"#,
+        );
         write(dir.path(), "zh", "translation", r#"{"a": {"b": "你好"}}"#);
         for l in ["en", "zh"] {
             write(dir.path(), l, "sidebar", r#"{"notes": "N"}"#);

@@ -1,9 +1,9 @@
 //! Markdown to HTML: CommonMark with tables, footnotes, strikethrough, heading ids, math as
 //! MathML and highlighted code; also the page's plain text (for search) and its internal links.
 
-use std::fmt;
 use pulldown_cmark::{html, CodeBlockKind, CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 use std::collections::HashSet;
+use std::fmt;
 use std::sync::OnceLock;
 use syntect::html::{ClassStyle, ClassedHTMLGenerator};
 use syntect::parsing::SyntaxSet;
@@ -77,7 +77,11 @@ fn latex_to_mathml(latex: &str, display: bool) -> Result<String, String> {
     }
     let storage = Storage::new();
     let config = RenderConfig {
-        display_mode: if display { DisplayMode::Block } else { DisplayMode::Inline },
+        display_mode: if display {
+            DisplayMode::Block
+        } else {
+            DisplayMode::Inline
+        },
         ..Default::default()
     };
     let mut out = String::new();
@@ -94,7 +98,10 @@ fn highlight(code: &str, lang: &str) -> String {
     for line in LinesWithEndings::from(code) {
         // A line that fails to highlight is still shown, unhighlighted, by the fallback below.
         if generator.parse_html_for_line_which_includes_newline(line).is_err() {
-            return format!("<pre class=\"code hl-code\"><code>{}</code></pre>", html_escape::encode_text(code));
+            return format!(
+                "<pre class=\"code hl-code\"><code>{}</code></pre>",
+                html_escape::encode_text(code)
+            );
         }
     }
     format!(
@@ -138,7 +145,10 @@ pub fn localize_link(url: &str, lang: &str, default_language: &str) -> Option<St
         Some(i) => (&url[..i], &url[i..]),
         None => (url, ""),
     };
-    Some(format!("{}{rest}", crate::config::localized_path(path, lang, default_language)))
+    Some(format!(
+        "{}{rest}",
+        crate::config::localized_path(path, lang, default_language)
+    ))
 }
 
 pub fn render(source: &str, options: &RenderOptions) -> Result<Rendered, MarkdownError> {
@@ -150,7 +160,13 @@ pub fn render(source: &str, options: &RenderOptions) -> Result<Rendered, Markdow
     let mut out = Rendered::default();
     let mut events: Vec<Event> = Vec::new();
     let mut code: Option<(String, String)> = None;
-    let mut heading: Option<(usize, HeadingLevel, Option<CowStr>, Vec<CowStr>, Vec<(CowStr, Option<CowStr>)>)> = None;
+    let mut heading: Option<(
+        usize,
+        HeadingLevel,
+        Option<CowStr>,
+        Vec<CowStr>,
+        Vec<(CowStr, Option<CowStr>)>,
+    )> = None;
     let mut seen_ids: HashSet<String> = HashSet::new();
 
     for (event, range) in Parser::new_ext(source, parser_options).into_offset_iter() {
@@ -186,7 +202,12 @@ pub fn render(source: &str, options: &RenderOptions) -> Result<Rendered, Markdow
                 out.text.push(' ');
                 events.push(Event::InlineHtml(mathml.into()));
             }
-            Event::Start(Tag::Heading { level, id, classes, attrs }) => {
+            Event::Start(Tag::Heading {
+                level,
+                id,
+                classes,
+                attrs,
+            }) => {
                 heading = Some((events.len(), level, id, classes, attrs));
                 events.push(Event::Text("".into()));
             }
@@ -207,11 +228,21 @@ pub fn render(source: &str, options: &RenderOptions) -> Result<Rendered, Markdow
                     });
                 }
                 out.heading_ids.push(id.clone());
-                events[at] = Event::Start(Tag::Heading { level, id: Some(id.into()), classes, attrs });
+                events[at] = Event::Start(Tag::Heading {
+                    level,
+                    id: Some(id.into()),
+                    classes,
+                    attrs,
+                });
                 events.push(Event::End(TagEnd::Heading(level)));
                 out.text.push('\n');
             }
-            Event::Start(Tag::Link { link_type, dest_url, title, id }) => {
+            Event::Start(Tag::Link {
+                link_type,
+                dest_url,
+                title,
+                id,
+            }) => {
                 let dest_url = if dest_url.starts_with('/') && !dest_url.starts_with("//") {
                     out.links.push((dest_url.to_string(), line_of(source, range.start)));
                     localize_link(&dest_url, options.lang, options.default_language)
@@ -220,7 +251,12 @@ pub fn render(source: &str, options: &RenderOptions) -> Result<Rendered, Markdow
                 } else {
                     dest_url
                 };
-                events.push(Event::Start(Tag::Link { link_type, dest_url, title, id }));
+                events.push(Event::Start(Tag::Link {
+                    link_type,
+                    dest_url,
+                    title,
+                    id,
+                }));
             }
             Event::Start(Tag::Image { ref dest_url, .. }) if dest_url.starts_with('/') => {
                 out.links.push((dest_url.to_string(), line_of(source, range.start)));
@@ -251,7 +287,15 @@ mod tests {
     use super::*;
 
     fn en(source: &str) -> Rendered {
-        render(source, &RenderOptions { lang: "en", default_language: "en", line_breaks: false }).unwrap()
+        render(
+            source,
+            &RenderOptions {
+                lang: "en",
+                default_language: "en",
+                line_breaks: false,
+            },
+        )
+        .unwrap()
     }
 
     #[test]
@@ -265,9 +309,16 @@ mod tests {
 
     #[test]
     fn bad_math_names_its_line() {
-        let err = render("ok\n\n$\\frac{1}$\n", &RenderOptions { lang: "en", default_language: "en", line_breaks: false })
-            .unwrap_err()
-            .to_string();
+        let err = render(
+            "ok\n\n$\\frac{1}$\n",
+            &RenderOptions {
+                lang: "en",
+                default_language: "en",
+                line_breaks: false,
+            },
+        )
+        .unwrap_err()
+        .to_string();
         assert!(err.starts_with("line 3: invalid math"), "{err}");
     }
 
@@ -291,10 +342,18 @@ mod tests {
     fn internal_links_are_localized_and_recorded() {
         let r = render(
             "See [DCF](/valuation-models/dcf#formula) and ![x](/images/a.svg)\nand [home](/).",
-            &RenderOptions { lang: "zh", default_language: "en", line_breaks: false },
+            &RenderOptions {
+                lang: "zh",
+                default_language: "en",
+                line_breaks: false,
+            },
         )
         .unwrap();
-        assert!(r.html.contains("href=\"/zh/valuation-models/dcf#formula\""), "{}", r.html);
+        assert!(
+            r.html.contains("href=\"/zh/valuation-models/dcf#formula\""),
+            "{}",
+            r.html
+        );
         assert!(r.html.contains("href=\"/zh/\""), "{}", r.html);
         assert!(r.html.contains("src=\"/images/a.svg\""), "{}", r.html);
         assert_eq!(r.links[0], ("/valuation-models/dcf#formula".to_string(), 1));
@@ -317,12 +376,25 @@ mod tests {
         assert!(dark.contains("html.dark-mode .hl-code {"), "{dark}");
         let rules = dark.lines().filter(|l| l.ends_with('{')).collect::<Vec<_>>();
         assert!(!rules.is_empty());
-        assert!(rules.iter().all(|r| r.split(", ").all(|s| s.starts_with("html.dark-mode "))), "{dark}");
+        assert!(
+            rules
+                .iter()
+                .all(|r| r.split(", ").all(|s| s.starts_with("html.dark-mode "))),
+            "{dark}"
+        );
     }
 
     #[test]
     fn light_markup_keeps_line_breaks() {
-        let r = render("one\ntwo **bold**", &RenderOptions { lang: "en", default_language: "en", line_breaks: true }).unwrap();
+        let r = render(
+            "one\ntwo **bold**",
+            &RenderOptions {
+                lang: "en",
+                default_language: "en",
+                line_breaks: true,
+            },
+        )
+        .unwrap();
         assert!(r.html.contains("one<br />"), "{}", r.html);
         assert!(r.html.contains("<strong>bold</strong>"));
     }

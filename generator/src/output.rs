@@ -28,11 +28,15 @@ fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
 }
 
 fn is_text(path: &Path) -> bool {
-    path.extension().and_then(|e| e.to_str()).is_some_and(|e| TEXT_EXTENSIONS.contains(&e))
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| TEXT_EXTENSIONS.contains(&e))
 }
 
 fn is_compressed_sibling(path: &Path) -> bool {
-    path.extension().and_then(|e| e.to_str()).is_some_and(|e| COMPRESSED.contains(&e))
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| COMPRESSED.contains(&e))
 }
 
 fn sibling(path: &Path, ext: &str) -> PathBuf {
@@ -72,7 +76,15 @@ fn brotli_page(bytes: &[u8]) -> Result<Vec<u8>> {
     // A window no larger than the page keeps the encoder's buffers small; below 17 the brotli
     // crate falls back to a hasher with large tables, ten times slower.
     let lgwin = (bytes.len().next_power_of_two().trailing_zeros() as i32).clamp(17, 22);
-    brotli_with(bytes, brotli::enc::BrotliEncoderParams { quality: PAGE_QUALITY, lgwin, size_hint: bytes.len(), ..Default::default() })
+    brotli_with(
+        bytes,
+        brotli::enc::BrotliEncoderParams {
+            quality: PAGE_QUALITY,
+            lgwin,
+            size_hint: bytes.len(),
+            ..Default::default()
+        },
+    )
 }
 
 fn brotli(bytes: &[u8]) -> Result<Vec<u8>> {
@@ -80,9 +92,18 @@ fn brotli(bytes: &[u8]) -> Result<Vec<u8>> {
     // with the largest window sends 5% more bytes than 9 in 40% of the time, and still 5% fewer
     // than gzip -9; lower qualities of this crate send more than gzip there (BENCHMARKS.md).
     let params = if bytes.len() > 256 * 1024 {
-        brotli::enc::BrotliEncoderParams { quality: 7, lgwin: 24, size_hint: bytes.len(), ..Default::default() }
+        brotli::enc::BrotliEncoderParams {
+            quality: 7,
+            lgwin: 24,
+            size_hint: bytes.len(),
+            ..Default::default()
+        }
     } else {
-        brotli::enc::BrotliEncoderParams { quality: 11, lgwin: 22, ..Default::default() }
+        brotli::enc::BrotliEncoderParams {
+            quality: 11,
+            lgwin: 22,
+            ..Default::default()
+        }
     };
     brotli_with(bytes, params)
 }
@@ -107,7 +128,10 @@ fn encoders(path: &Path) -> [(&'static str, Encoder); 2] {
 /// The siblings of `file` (whose content is `bytes`) for the given encoders, both made at once:
 /// after a one-page edit the search index is the largest file to compress.
 fn encode_siblings(file: &Path, bytes: &[u8], encoders: &[(&'static str, Encoder)]) -> Result<Vec<(PathBuf, Vec<u8>)>> {
-    encoders.par_iter().map(|(ext, encode)| Ok((sibling(file, ext), encode(bytes)?))).collect()
+    encoders
+        .par_iter()
+        .map(|(ext, encode)| Ok((sibling(file, ext), encode(bytes)?)))
+        .collect()
 }
 
 fn write_all(files: &[(PathBuf, Vec<u8>)]) -> Result<()> {
@@ -132,7 +156,11 @@ pub fn compress_if_changed(path: &Path, bytes: Vec<u8>) -> Result<Option<Changed
         return Ok(None);
     }
     let siblings = encode_siblings(path, &bytes, &encoders(path))?;
-    Ok(Some(Changed { path: path.to_path_buf(), bytes, siblings }))
+    Ok(Some(Changed {
+        path: path.to_path_buf(),
+        bytes,
+        siblings,
+    }))
 }
 
 impl Changed {
@@ -164,8 +192,10 @@ pub fn compress_text_files(dir: &Path) -> Result<usize> {
     let made: Vec<usize> = files
         .par_iter()
         .map(|file| {
-            let stale: Vec<(&'static str, Encoder)> =
-                encoders(file).into_iter().filter(|(ext, _)| !fresh(file, &sibling(file, ext))).collect();
+            let stale: Vec<(&'static str, Encoder)> = encoders(file)
+                .into_iter()
+                .filter(|(ext, _)| !fresh(file, &sibling(file, ext)))
+                .collect();
             if stale.is_empty() {
                 return Ok(0);
             }
@@ -219,7 +249,9 @@ mod tests {
         assert_eq!(compress_text_files(dir.path()).unwrap(), 2);
         assert!(!dir.path().join("a/photo.png.gz").exists());
         let mut text = String::new();
-        flate2::read::GzDecoder::new(&std::fs::read(sibling(&page, "gz")).unwrap()[..]).read_to_string(&mut text).unwrap();
+        flate2::read::GzDecoder::new(&std::fs::read(sibling(&page, "gz")).unwrap()[..])
+            .read_to_string(&mut text)
+            .unwrap();
         assert_eq!(text, "<p>hello hello hello</p>");
         let mut out = Vec::new();
         brotli::BrotliDecompress(&mut &std::fs::read(sibling(&page, "br")).unwrap()[..], &mut out).unwrap();
@@ -231,11 +263,20 @@ mod tests {
     #[test]
     fn stale_files_and_their_siblings_go_kept_dirs_stay() {
         let dir = tempfile::tempdir().unwrap();
-        for f in ["old/index.html", "old/index.html.gz", "new/index.html", "assets/x.js", "new/index.html.br"] {
+        for f in [
+            "old/index.html",
+            "old/index.html.gz",
+            "new/index.html",
+            "assets/x.js",
+            "new/index.html.br",
+        ] {
             write_if_changed(&dir.path().join(f), b"x").unwrap();
         }
         let written = HashSet::from([PathBuf::from("new/index.html")]);
-        assert_eq!(remove_stale(dir.path(), &written, |p| p.starts_with("assets")).unwrap(), 1);
+        assert_eq!(
+            remove_stale(dir.path(), &written, |p| p.starts_with("assets")).unwrap(),
+            1
+        );
         assert!(!dir.path().join("old/index.html.gz").exists());
         assert!(dir.path().join("assets/x.js").exists() && dir.path().join("new/index.html.br").exists());
     }

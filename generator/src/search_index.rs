@@ -60,7 +60,10 @@ mod tests {
         let (_, other) = encode(&[entry("a b d")]);
         assert_eq!(name, same);
         assert_ne!(name, other);
-        assert!(name.starts_with("search-index-") && name.ends_with(".json") && name.len() == 28, "{name}");
+        assert!(
+            name.starts_with("search-index-") && name.ends_with(".json") && name.len() == 28,
+            "{name}"
+        );
         let value: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
         assert_eq!(value["pages"][0]["text"], "a b c");
         assert_eq!(value["pages"][0]["url"], "/zh/notes");

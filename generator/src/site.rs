@@ -7,8 +7,10 @@ use crate::content::{self, PageKind};
 use crate::islands::{self, IslandCalls, SCRIPTS_MARKER};
 use crate::links::LinkTargets;
 use crate::locales::Locales;
-use crate::markdown::{self, Rendered, RenderOptions};
-use crate::output::{compress_if_changed, compress_text_files, remove_stale, write_if_changed, write_with_siblings, Changed};
+use crate::markdown::{self, RenderOptions, Rendered};
+use crate::output::{
+    compress_if_changed, compress_text_files, remove_stale, write_if_changed, write_with_siblings, Changed,
+};
 use crate::search_index::{self, IndexEntry};
 use crate::sitemap;
 use crate::templates;
@@ -88,14 +90,15 @@ pub fn page_file(url: &str) -> PathBuf {
 }
 
 /// Every (route, lang) rendered from Markdown, or every error with its file and line.
-fn render_markdown(
-    content: &content::Content,
-    config: &SiteConfig,
-) -> Result<HashMap<(String, String), Rendered>> {
+fn render_markdown(content: &content::Content, config: &SiteConfig) -> Result<HashMap<(String, String), Rendered>> {
     let jobs: Vec<(&str, &str, &content::SourcePage)> = content
         .pages
         .iter()
-        .flat_map(|(route, versions)| versions.iter().map(move |(lang, page)| (route.as_str(), lang.as_str(), page)))
+        .flat_map(|(route, versions)| {
+            versions
+                .iter()
+                .map(move |(lang, page)| (route.as_str(), lang.as_str(), page))
+        })
         .collect();
     let results: Vec<Result<((String, String), Rendered), String>> = jobs
         .par_iter()
@@ -104,7 +107,11 @@ fn render_markdown(
                 PageKind::Entry { collection } => config.collections.get(collection).is_some_and(|c| c.line_breaks),
                 _ => false,
             };
-            let options = RenderOptions { lang, default_language: &config.default_language, line_breaks };
+            let options = RenderOptions {
+                lang,
+                default_language: &config.default_language,
+                line_breaks,
+            };
             markdown::render(&page.body, &options)
                 .map(|r| ((route.to_string(), lang.to_string()), r))
                 .map_err(|e| format!("{}:{}: {}", page.path.display(), page.body_line + e.line - 1, e.message))
@@ -150,7 +157,11 @@ fn check_links(
         let page = content.page(route, lang).expect("rendered pages exist");
         for (url, line) in &r.links {
             if let Some(problem) = targets.problem(url, lang) {
-                errors.push(format!("{}:{}: {problem}", page.path.display(), page.body_line + line - 1));
+                errors.push(format!(
+                    "{}:{}: {problem}",
+                    page.path.display(),
+                    page.body_line + line - 1
+                ));
             }
         }
     }
@@ -169,7 +180,11 @@ fn check_templates(content: &content::Content, tera: &tera::Tera) -> Result<()> 
                 if !known.contains(&name.as_str()) {
                     let mut names = known.clone();
                     names.sort();
-                    bail!("{}:2: unknown template `{name}` (there are: {})", page.path.display(), names.join(", "));
+                    bail!(
+                        "{}:2: unknown template `{name}` (there are: {})",
+                        page.path.display(),
+                        names.join(", ")
+                    );
                 }
             }
         }
@@ -200,7 +215,8 @@ fn copy_tree(from: &Path, to: &Path, out: &Path, written: &mut HashSet<PathBuf>)
             continue;
         }
         let target = to.join(entry.path().strip_prefix(from).expect("walked below from"));
-        let bytes = std::fs::read(entry.path()).with_context(|| format!("Failed to read {}", entry.path().display()))?;
+        let bytes =
+            std::fs::read(entry.path()).with_context(|| format!("Failed to read {}", entry.path().display()))?;
         changed += write_if_changed(&target, &bytes)? as usize;
         written.insert(target.strip_prefix(out).expect("copied below out").to_path_buf());
     }
@@ -232,29 +248,62 @@ pub fn load(root: &Path) -> Result<Loaded> {
     let mut warnings = Vec::new();
     let config = SiteConfig::load(&root.join("site-config.yaml"))?;
     let languages: Vec<String> = config.language_codes().map(String::from).collect();
-    let locales = Arc::new(Locales::load(&root.join("locales"), &languages, &config.default_language)?);
+    let locales = Arc::new(Locales::load(
+        &root.join("locales"),
+        &languages,
+        &config.default_language,
+    )?);
     for key in locales.missing_keys() {
         warnings.push(format!("locales/{key} is missing (English is used)"));
     }
     let collections: Vec<String> = config.collections.keys().cloned().collect();
-    let content = content::load(&root.join("content"), &languages, &config.default_language, &collections)?;
+    let content = content::load(
+        &root.join("content"),
+        &languages,
+        &config.default_language,
+        &collections,
+    )?;
     let fallbacks: HashSet<(String, String)> = content.fallbacks.iter().cloned().collect();
     for (route, lang) in &content.fallbacks {
         let english = content.page(route, lang).expect("fallbacks are filled in");
-        warnings.push(format!("{}: no {lang} version yet; the {lang} page shows the English text", english.path.display()));
+        warnings.push(format!(
+            "{}: no {lang} version yet; the {lang} page shows the English text",
+            english.path.display()
+        ));
     }
     let rendered = render_markdown(&content, &config)?;
     check_links(&content, &rendered, &root.join("static"), &fallbacks)?;
-    Ok(Loaded { config, languages, locales, content, rendered, fallbacks, warnings })
+    Ok(Loaded {
+        config,
+        languages,
+        locales,
+        content,
+        rendered,
+        fallbacks,
+        warnings,
+    })
 }
 
 pub fn build(options: &BuildOptions) -> Result<BuildReport> {
     let started = Instant::now();
-    let Loaded { config, languages, locales, content, rendered, fallbacks, mut warnings } = load(&options.root)?;
+    let Loaded {
+        config,
+        languages,
+        locales,
+        content,
+        rendered,
+        fallbacks,
+        mut warnings,
+    } = load(&options.root)?;
     let static_dir = options.root.join("static");
 
     let island_calls = Arc::new(IslandCalls::default());
-    let tera = templates::load(&options.templates, locales.clone(), island_calls.clone(), &config.default_language)?;
+    let tera = templates::load(
+        &options.templates,
+        locales.clone(),
+        island_calls.clone(),
+        &config.default_language,
+    )?;
     check_templates(&content, &tera)?;
     let manifest = Manifest::load(&options.out)?;
     if manifest.is_none() {
@@ -312,7 +361,11 @@ pub fn build(options: &BuildOptions) -> Result<BuildReport> {
                 continue;
             }
             let view = views.page(page, lang, fallbacks.contains(&(route.clone(), lang.clone())));
-            let template = page.front.template.clone().unwrap_or_else(|| default_template(&view).to_string());
+            let template = page
+                .front
+                .template
+                .clone()
+                .unwrap_or_else(|| default_template(&view).to_string());
             jobs.push((page_file(&view.url), template, view));
         }
     }
@@ -344,9 +397,13 @@ pub fn build(options: &BuildOptions) -> Result<BuildReport> {
             context.insert("head_script", &head_script);
             context.insert("css", &css);
             context.insert("dev", &options.dev);
-            let html = tera
-                .render(template, &context)
-                .map_err(|e| anyhow!("Failed to render {} with {template}: {}", view.url, templates::describe(&e)))?;
+            let html = tera.render(template, &context).map_err(|e| {
+                anyhow!(
+                    "Failed to render {} with {template}: {}",
+                    view.url,
+                    templates::describe(&e)
+                )
+            })?;
             Ok((file.clone(), html))
         })
         .collect::<Result<_>>()?;
@@ -365,10 +422,18 @@ pub fn build(options: &BuildOptions) -> Result<BuildReport> {
             let mut missing = missing;
             missing.sort();
             missing.dedup();
-            bail!("the UI bundle has no island named {} (islands are the files ui/src/islands/<Name>.tsx)", missing.join(", "));
+            bail!(
+                "the UI bundle has no island named {} (islands are the files ui/src/islands/<Name>.tsx)",
+                missing.join(", ")
+            );
         }
     }
-    let island_html = islands::render_all(&options.server_bundle, &locales, &items, options.island_cache.as_deref())?;
+    let island_html = islands::render_all(
+        &options.server_bundle,
+        &locales,
+        &items,
+        options.island_cache.as_deref(),
+    )?;
     // Pages are finished and compressed in parallel; one thread writes them as they come, which
     // the file system serves faster than many writers creating files at once. The bound keeps the
     // compressed pages in memory few on a large site.
@@ -377,7 +442,10 @@ pub fn build(options: &BuildOptions) -> Result<BuildReport> {
     let made = pages.par_iter().try_for_each_with(finished, |finished, (file, html)| {
         let (html, names) = islands::fill_slots(html, &island_html, &items)?;
         let scripts = manifest.as_ref().map(|m| m.island_scripts(&names)).unwrap_or_default();
-        let page = compress_if_changed(&options.out.join(file), html.replacen(SCRIPTS_MARKER, &scripts, 1).into_bytes())?;
+        let page = compress_if_changed(
+            &options.out.join(file),
+            html.replacen(SCRIPTS_MARKER, &scripts, 1).into_bytes(),
+        )?;
         match page {
             Some(page) => finished.send(page).map_err(|_| anyhow!("the page writer stopped")),
             None => Ok(()),
@@ -401,7 +469,10 @@ pub fn build(options: &BuildOptions) -> Result<BuildReport> {
         "dev": options.dev,
     });
     for (name, bytes) in [
-        (SYNTAX_LIGHT_CSS, crate::markdown::syntax_stylesheet(false)?.into_bytes()),
+        (
+            SYNTAX_LIGHT_CSS,
+            crate::markdown::syntax_stylesheet(false)?.into_bytes(),
+        ),
         (SYNTAX_DARK_CSS, crate::markdown::syntax_stylesheet(true)?.into_bytes()),
         ("sitemap.xml", sitemap::sitemap(&config, &routes).into_bytes()),
         ("robots.txt", sitemap::robots(&config).into_bytes()),
@@ -413,11 +484,20 @@ pub fn build(options: &BuildOptions) -> Result<BuildReport> {
     // The UI build owns assets/, except the search indexes this build writes there.
     remove_stale(&options.out, &written, |p| {
         p.starts_with("assets")
-            && !p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with("search-index-"))
+            && !p
+                .file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("search-index-"))
     })?;
     changed += index_written.join().expect("search index writer")? as usize;
     compress_text_files(&options.out)?;
-    Ok(BuildReport { pages: page_count, languages, written: changed, warnings, elapsed: started.elapsed() })
+    Ok(BuildReport {
+        pages: page_count,
+        languages,
+        written: changed,
+        warnings,
+        elapsed: started.elapsed(),
+    })
 }
 
 #[cfg(test)]
@@ -428,6 +508,9 @@ mod tests {
     fn pages_live_in_index_files() {
         assert_eq!(page_file("/"), PathBuf::from("index.html"));
         assert_eq!(page_file("/zh/"), PathBuf::from("zh/index.html"));
-        assert_eq!(page_file("/ja/notes/liquidity-risk"), PathBuf::from("ja/notes/liquidity-risk/index.html"));
+        assert_eq!(
+            page_file("/ja/notes/liquidity-risk"),
+            PathBuf::from("ja/notes/liquidity-risk/index.html")
+        );
     }
 }

@@ -13,7 +13,10 @@ pub fn sitemap(config: &SiteConfig, routes: &[&str]) -> String {
     );
     for route in routes {
         for lang in &config.languages {
-            xml.push_str(&format!("  <url>\n    <loc>{}</loc>\n", escape(&format!("{base}{}", config.localized_path(route, &lang.code)))));
+            xml.push_str(&format!(
+                "  <url>\n    <loc>{}</loc>\n",
+                escape(&format!("{base}{}", config.localized_path(route, &lang.code)))
+            ));
             for alt in &config.languages {
                 xml.push_str(&format!(
                     "    <xhtml:link rel=\"alternate\" hreflang=\"{}\" href=\"{}\"/>\n",

@@ -4,8 +4,8 @@
 use crate::islands::{IslandCalls, IslandFn};
 use crate::locales::{Locales, TranslateFn};
 use anyhow::{bail, Result};
-use std::error::Error as _;
 use std::collections::HashMap;
+use std::error::Error as _;
 use std::path::Path;
 use std::sync::Arc;
 use tera::Tera;
@@ -34,9 +34,19 @@ struct UrlFn {
 
 impl tera::Function for UrlFn {
     fn call(&self, args: &HashMap<String, tera::Value>) -> tera::Result<tera::Value> {
-        let route = args.get("route").and_then(|v| v.as_str()).ok_or("url() needs route=\"/...\"")?;
-        let lang = args.get("lang").and_then(|v| v.as_str()).ok_or("url() needs lang=lang")?;
-        Ok(tera::Value::String(crate::config::localized_path(route, lang, &self.default_language)))
+        let route = args
+            .get("route")
+            .and_then(|v| v.as_str())
+            .ok_or("url() needs route=\"/...\"")?;
+        let lang = args
+            .get("lang")
+            .and_then(|v| v.as_str())
+            .ok_or("url() needs lang=lang")?;
+        Ok(tera::Value::String(crate::config::localized_path(
+            route,
+            lang,
+            &self.default_language,
+        )))
     }
 
     fn is_safe(&self) -> bool {
@@ -57,6 +67,11 @@ pub fn load(dir: &Path, locales: Arc<Locales>, islands: Arc<IslandCalls>, defaul
     tera.set_escape_fn(escape_html);
     tera.register_function("t", TranslateFn(locales));
     tera.register_function("island", IslandFn(islands));
-    tera.register_function("url", UrlFn { default_language: default_language.to_string() });
+    tera.register_function(
+        "url",
+        UrlFn {
+            default_language: default_language.to_string(),
+        },
+    );
     Ok(tera)
 }

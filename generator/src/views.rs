@@ -6,9 +6,9 @@ use crate::content::{Content, PageKind, SourcePage};
 use crate::layout::{self, Crumb, VisibleParts, LEGAL_ROUTES, MEMBER_ROUTES};
 use crate::locales::Locales;
 use crate::markdown::Rendered;
-use std::collections::HashMap;
 use serde::Serialize;
 use serde_json::{json, Value};
+use std::collections::HashMap;
 
 #[derive(Debug, Serialize)]
 pub struct Alternate {
@@ -96,7 +96,13 @@ pub struct ViewContext<'a> {
 
 pub fn tech_tags(tech: &Option<String>) -> Vec<String> {
     tech.as_deref()
-        .map(|t| t.split(',').map(str::trim).filter(|s| !s.is_empty()).map(String::from).collect())
+        .map(|t| {
+            t.split(',')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(String::from)
+                .collect()
+        })
         .unwrap_or_default()
 }
 
@@ -174,7 +180,8 @@ impl ViewContext<'_> {
                 items
                     .iter()
                     .map(|item| {
-                        let mut v = json!({"titleKey": item.title_key, "link": ctx.url(&item.link, lang), "icon": item.icon});
+                        let mut v =
+                            json!({"titleKey": item.title_key, "link": ctx.url(&item.link, lang), "icon": item.icon});
                         if let Some(current) = menu_current(&item.link, route) {
                             v["current"] = current.into();
                         }
@@ -219,7 +226,10 @@ impl ViewContext<'_> {
                 .config
                 .languages
                 .iter()
-                .map(|l| Alternate { tag: l.tag.clone(), href: self.absolute(&self.url(route, &l.code)) })
+                .map(|l| Alternate {
+                    tag: l.tag.clone(),
+                    href: self.absolute(&self.url(route, &l.code)),
+                })
                 .collect(),
             x_default: self.absolute(&self.url(route, &self.config.default_language)),
             kind: kind.to_string(),
@@ -253,11 +263,16 @@ impl ViewContext<'_> {
             .filter_map(|r| self.content.page(r, lang))
             .collect();
         children.sort_by(|a, b| {
-            (a.front.weight.unwrap_or(i64::MAX), &a.front.title).cmp(&(b.front.weight.unwrap_or(i64::MAX), &b.front.title))
+            (a.front.weight.unwrap_or(i64::MAX), &a.front.title)
+                .cmp(&(b.front.weight.unwrap_or(i64::MAX), &b.front.title))
         });
         children
             .into_iter()
-            .map(|p| LinkView { title: p.front.title.clone(), description: p.front.description.clone(), url: self.url(&p.route, lang) })
+            .map(|p| LinkView {
+                title: p.front.title.clone(),
+                description: p.front.description.clone(),
+                url: self.url(&p.route, lang),
+            })
             .collect()
     }
 
@@ -270,7 +285,12 @@ impl ViewContext<'_> {
             .filter_map(|r| self.content.page(r, lang))
             .filter(|p| matches!(&p.kind, PageKind::Entry { collection: c } if c == collection))
             .collect();
-        entries.sort_by(|a, b| b.front.date.cmp(&a.front.date).then_with(|| a.front.title.cmp(&b.front.title)));
+        entries.sort_by(|a, b| {
+            b.front
+                .date
+                .cmp(&a.front.date)
+                .then_with(|| a.front.title.cmp(&b.front.title))
+        });
         entries
             .into_iter()
             .map(|p| EntryView {
@@ -279,7 +299,11 @@ impl ViewContext<'_> {
                 date: p.front.date.clone(),
                 tech: tech_tags(&p.front.tech),
                 url: entry_pages.then(|| self.url(&p.route, lang)),
-                content: if entry_pages { String::new() } else { self.rendered(&p.route, lang).html.clone() },
+                content: if entry_pages {
+                    String::new()
+                } else {
+                    self.rendered(&p.route, lang).html.clone()
+                },
             })
             .collect()
     }
@@ -287,7 +311,9 @@ impl ViewContext<'_> {
     pub fn page(&self, page: &SourcePage, lang: &str, fallback: bool) -> PageView {
         let kind = match &page.kind {
             PageKind::Home => "home",
-            PageKind::Section if self.config.collections.contains_key(page.route.trim_start_matches('/')) => "collection",
+            PageKind::Section if self.config.collections.contains_key(page.route.trim_start_matches('/')) => {
+                "collection"
+            }
             PageKind::Section => "section",
             PageKind::Entry { .. } => "entry",
             PageKind::Single => "single",
@@ -299,9 +325,14 @@ impl ViewContext<'_> {
         view.fallback = fallback;
         view.date = page.front.date.clone();
         view.tech = tech_tags(&page.front.tech);
-        view.island = page.front.island.as_ref().map(|name| IslandUse { name: name.clone(), props: self.island_props(name, lang) });
+        view.island = page.front.island.as_ref().map(|name| IslandUse {
+            name: name.clone(),
+            props: self.island_props(name, lang),
+        });
         match &page.kind {
-            PageKind::Section if kind == "collection" => view.entries = self.entries(page.route.trim_start_matches('/'), lang),
+            PageKind::Section if kind == "collection" => {
+                view.entries = self.entries(page.route.trim_start_matches('/'), lang)
+            }
             PageKind::Section => view.children = self.children(&page.route, lang),
             PageKind::Entry { collection } => view.back = Some(self.back_link(collection, lang)),
             _ => {}
@@ -321,7 +352,10 @@ impl ViewContext<'_> {
     }
 
     fn back_link(&self, collection: &str, lang: &str) -> BackLink {
-        BackLink { label: self.t(lang, "list.back"), url: self.url(&format!("/{collection}"), lang) }
+        BackLink {
+            label: self.t(lang, "list.back"),
+            url: self.url(&format!("/{collection}"), lang),
+        }
     }
 }
 

@@ -53,8 +53,15 @@ fn load(name: &str) -> Vec<Page> {
             let path = section_dir().join(format!("{name}.{lang}.md"));
             let source = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
             let (front, body, _) = parse_page(&path, &source).unwrap_or_else(|e| panic!("{e:#}"));
-            let rendered = render(&body, &RenderOptions { lang, default_language: "en", line_breaks: false })
-                .unwrap_or_else(|e| panic!("{}: {e:#}", path.display()));
+            let rendered = render(
+                &body,
+                &RenderOptions {
+                    lang,
+                    default_language: "en",
+                    line_breaks: false,
+                },
+            )
+            .unwrap_or_else(|e| panic!("{}: {e:#}", path.display()));
             Page {
                 lang,
                 path,
@@ -70,7 +77,9 @@ fn load(name: &str) -> Vec<Page> {
 /// `1234.5` with 2 decimals -> `1,234.50`.
 fn grouped(x: f64, decimals: usize) -> String {
     let fixed = format!("{:.*}", decimals, x.abs());
-    let (int, frac) = fixed.split_once('.').map_or((fixed.as_str(), None), |(i, f)| (i, Some(f)));
+    let (int, frac) = fixed
+        .split_once('.')
+        .map_or((fixed.as_str(), None), |(i, f)| (i, Some(f)));
     let mut out = String::new();
     for (i, c) in int.chars().enumerate() {
         if i > 0 && (int.len() - i) % 3 == 0 {
@@ -131,10 +140,20 @@ impl Figures {
     /// An input: printed as given, so it must not carry more precision than the page shows.
     fn input(&mut self, name: &str, value: f64, shown: Shown) {
         let text = shown.format(value);
-        let printed: f64 = text.trim_start_matches('$').trim_end_matches('%').replace(',', "").parse().unwrap();
-        let printed = if matches!(shown, Shown::Percent(_)) { printed / 100.0 } else { printed };
+        let printed: f64 = text
+            .trim_start_matches('$')
+            .trim_end_matches('%')
+            .replace(',', "")
+            .parse()
+            .unwrap();
+        let printed = if matches!(shown, Shown::Percent(_)) {
+            printed / 100.0
+        } else {
+            printed
+        };
         if (printed - value).abs() > 1e-9 {
-            self.errors.push(format!("{name}: {value} would be shown rounded as {text}"));
+            self.errors
+                .push(format!("{name}: {value} would be shown rounded as {text}"));
         }
         self.shown.push(text);
     }
@@ -156,7 +175,8 @@ impl Figures {
 
     fn check(&mut self, claim: &str, holds: bool) {
         if !holds {
-            self.errors.push(format!("the text's conclusion no longer holds: {claim}"));
+            self.errors
+                .push(format!("the text's conclusion no longer holds: {claim}"));
         }
     }
 }
@@ -185,7 +205,13 @@ fn price_earnings(value: &serde_yaml::Value, f: &mut Figures) {
     let eps = e.net_income / e.shares;
     f.result("eps", e.eps, eps, eps, Shown::Dollars(2));
     f.result("pe", e.pe, e.price / eps, e.price / e.eps, Shown::Plain(1));
-    f.result("implied_price", e.implied_price, e.peer_pe * eps, e.peer_pe * e.eps, Shown::Dollars(2));
+    f.result(
+        "implied_price",
+        e.implied_price,
+        e.peer_pe * eps,
+        e.peer_pe * e.eps,
+        Shown::Dollars(2),
+    );
     f.check("the share trades below its peers' multiple", e.pe < e.peer_pe);
 }
 
@@ -209,9 +235,21 @@ fn price_sales(value: &serde_yaml::Value, f: &mut Figures) {
     f.input("peer_ps", e.peer_ps, Shown::Plain(1));
     let market_cap = e.price * e.shares;
     f.result("market_cap", e.market_cap, market_cap, market_cap, Shown::Amount(0));
-    f.result("ps", e.ps, market_cap / e.revenue, e.market_cap / e.revenue, Shown::Plain(1));
+    f.result(
+        "ps",
+        e.ps,
+        market_cap / e.revenue,
+        e.market_cap / e.revenue,
+        Shown::Plain(1),
+    );
     let sales_per_share = e.revenue / e.shares;
-    f.result("sales_per_share", e.sales_per_share, sales_per_share, sales_per_share, Shown::Dollars(2));
+    f.result(
+        "sales_per_share",
+        e.sales_per_share,
+        sales_per_share,
+        sales_per_share,
+        Shown::Dollars(2),
+    );
     f.result(
         "implied_price",
         e.implied_price,
@@ -220,7 +258,10 @@ fn price_sales(value: &serde_yaml::Value, f: &mut Figures) {
         Shown::Dollars(2),
     );
     // The text calls the premium over peers "about 20%".
-    f.check("the premium over peers is about 20%", ((e.ps / e.peer_ps - 1.0) - 0.20).abs() < 0.005);
+    f.check(
+        "the premium over peers is about 20%",
+        ((e.ps / e.peer_ps - 1.0) - 0.20).abs() < 0.005,
+    );
 }
 
 #[derive(Deserialize)]
@@ -258,15 +299,45 @@ fn price_book(value: &serde_yaml::Value, f: &mut Figures) {
     let book = e.total_assets - e.total_liabilities;
     f.result("book_value", e.book_value, book, book, Shown::Amount(0));
     let bvps = book / e.shares;
-    f.result("book_value_per_share", e.book_value_per_share, bvps, e.book_value / e.shares, Shown::Dollars(2));
-    f.result("pb", e.pb, e.price / bvps, e.price / e.book_value_per_share, Shown::Plain(2));
+    f.result(
+        "book_value_per_share",
+        e.book_value_per_share,
+        bvps,
+        e.book_value / e.shares,
+        Shown::Dollars(2),
+    );
+    f.result(
+        "pb",
+        e.pb,
+        e.price / bvps,
+        e.price / e.book_value_per_share,
+        Shown::Plain(2),
+    );
 
     let retired = b.amount / e.price;
-    f.result("buyback.shares_retired", b.shares_retired, retired, retired, Shown::Amount(0));
+    f.result(
+        "buyback.shares_retired",
+        b.shares_retired,
+        retired,
+        retired,
+        Shown::Amount(0),
+    );
     let shares_after = e.shares - retired;
-    f.result("buyback.shares_after", b.shares_after, shares_after, e.shares - b.shares_retired, Shown::Amount(0));
+    f.result(
+        "buyback.shares_after",
+        b.shares_after,
+        shares_after,
+        e.shares - b.shares_retired,
+        Shown::Amount(0),
+    );
     let book_after = book - b.amount;
-    f.result("buyback.book_value_after", b.book_value_after, book_after, e.book_value - b.amount, Shown::Amount(0));
+    f.result(
+        "buyback.book_value_after",
+        b.book_value_after,
+        book_after,
+        e.book_value - b.amount,
+        Shown::Amount(0),
+    );
     let bvps_after = book_after / shares_after;
     f.result(
         "buyback.book_value_per_share_after",
@@ -282,7 +353,10 @@ fn price_book(value: &serde_yaml::Value, f: &mut Figures) {
         e.price / b.book_value_per_share_after,
         Shown::Plain(2),
     );
-    f.check("the buyback shrinks book value per share and raises P/B", b.pb_after > e.pb && bvps_after < bvps);
+    f.check(
+        "the buyback shrinks book value per share and raises P/B",
+        b.pb_after > e.pb && bvps_after < bvps,
+    );
 }
 
 #[derive(Deserialize)]
@@ -333,17 +407,38 @@ fn discounted_cash_flow(value: &serde_yaml::Value, f: &mut Figures) {
     let pv = l.prize_later / (1.0 + l.rate).powi(l.years);
     f.result("lottery.present_value", l.present_value, pv, pv, Shown::Dollars(2));
     let pv_high = l.prize_later / (1.0 + l.higher_rate).powi(l.years);
-    f.result("lottery.present_value_at_higher_rate", l.present_value_at_higher_rate, pv_high, pv_high, Shown::Dollars(2));
+    f.result(
+        "lottery.present_value_at_higher_rate",
+        l.present_value_at_higher_rate,
+        pv_high,
+        pv_high,
+        Shown::Dollars(2),
+    );
     let break_even = (l.prize_later / l.prize_now).powf(1.0 / l.years as f64) - 1.0;
-    f.result("lottery.break_even_rate", l.break_even_rate, break_even, break_even, Shown::Percent(2));
+    f.result(
+        "lottery.break_even_rate",
+        l.break_even_rate,
+        break_even,
+        break_even,
+        Shown::Percent(2),
+    );
     f.check("waiting is worth more at the stated rate", pv > l.prize_now);
-    f.check("taking the prize now is better at the higher rate", pv_high < l.prize_now);
+    f.check(
+        "taking the prize now is better at the higher rate",
+        pv_high < l.prize_now,
+    );
 
     let c = &e.company;
     let r = c.discount_rate;
     let n = c.cash_flows.len();
-    assert!(n > 0 && c.present_values.len() == n, "dcf: one present value per cash flow");
-    assert!(c.terminal_growth < r, "dcf: terminal growth must be below the discount rate");
+    assert!(
+        n > 0 && c.present_values.len() == n,
+        "dcf: one present value per cash flow"
+    );
+    assert!(
+        c.terminal_growth < r,
+        "dcf: terminal growth must be below the discount rate"
+    );
     f.input("company.discount_rate", r, Shown::Percent(0));
     f.input("company.terminal_growth", c.terminal_growth, Shown::Percent(0));
     f.input("company.net_debt", c.net_debt, Shown::Amount(0));
@@ -351,11 +446,23 @@ fn discounted_cash_flow(value: &serde_yaml::Value, f: &mut Figures) {
     for (t, (cf, stated)) in c.cash_flows.iter().zip(&c.present_values).enumerate() {
         f.input(&format!("company.cash_flows[{t}]"), *cf, Shown::Amount(0));
         let pv = cf / (1.0 + r).powi(t as i32 + 1);
-        f.result(&format!("company.present_values[{t}]"), *stated, pv, pv, Shown::Amount(2));
+        f.result(
+            &format!("company.present_values[{t}]"),
+            *stated,
+            pv,
+            pv,
+            Shown::Amount(2),
+        );
         explicit += pv;
     }
     let shown_sum: f64 = c.present_values.iter().sum();
-    f.result("company.explicit_total", c.explicit_total, explicit, shown_sum, Shown::Amount(2));
+    f.result(
+        "company.explicit_total",
+        c.explicit_total,
+        explicit,
+        shown_sum,
+        Shown::Amount(2),
+    );
     let last = c.cash_flows[n - 1];
     let tv = last * (1.0 + c.terminal_growth) / (r - c.terminal_growth);
     f.result("company.terminal_value", c.terminal_value, tv, tv, Shown::Amount(2));
@@ -377,10 +484,25 @@ fn discounted_cash_flow(value: &serde_yaml::Value, f: &mut Figures) {
         Shown::Amount(2),
     );
     let equity = ev - c.net_debt;
-    f.result("company.equity_value", c.equity_value, equity, c.enterprise_value - c.net_debt, Shown::Amount(2));
-    f.result("company.value_per_share", c.value_per_share, equity / c.shares, c.equity_value / c.shares, Shown::Dollars(2));
+    f.result(
+        "company.equity_value",
+        c.equity_value,
+        equity,
+        c.enterprise_value - c.net_debt,
+        Shown::Amount(2),
+    );
+    f.result(
+        "company.value_per_share",
+        c.value_per_share,
+        equity / c.shares,
+        c.equity_value / c.shares,
+        Shown::Dollars(2),
+    );
     // The text says the terminal value supplies about 71% of the enterprise value.
-    f.check("the terminal value is about 71% of the total", (tv_pv / ev - 0.71).abs() < 0.005);
+    f.check(
+        "the terminal value is about 71% of the total",
+        (tv_pv / ev - 0.71).abs() < 0.005,
+    );
 }
 
 #[derive(Deserialize)]
@@ -421,23 +543,41 @@ fn dividend_discount(value: &serde_yaml::Value, f: &mut Figures) {
     let e: DividendDiscount = parse(value, "ddm");
 
     let g = &e.gordon;
-    assert!(g.growth < g.required_return, "ddm: Gordon growth must be below the required return");
+    assert!(
+        g.growth < g.required_return,
+        "ddm: Gordon growth must be below the required return"
+    );
     f.input("gordon.last_dividend", g.last_dividend, Shown::Dollars(2));
     f.input("gordon.growth", g.growth, Shown::Percent(0));
     f.input("gordon.required_return", g.required_return, Shown::Percent(0));
     let d1 = g.last_dividend * (1.0 + g.growth);
     f.result("gordon.next_dividend", g.next_dividend, d1, d1, Shown::Dollars(2));
     let spread = g.required_return - g.growth;
-    f.result("gordon.price", g.price, d1 / spread, g.next_dividend / spread, Shown::Dollars(2));
+    f.result(
+        "gordon.price",
+        g.price,
+        d1 / spread,
+        g.next_dividend / spread,
+        Shown::Dollars(2),
+    );
     // The text says one point more growth lifts the value by about a quarter.
     let faster = g.last_dividend * (1.0 + g.growth + 0.01) / (spread - 0.01);
-    f.check("one point more growth lifts the value by about a quarter", (faster / (d1 / spread) - 1.25).abs() < 0.03);
+    f.check(
+        "one point more growth lifts the value by about a quarter",
+        (faster / (d1 / spread) - 1.25).abs() < 0.03,
+    );
 
     let m = &e.multi_stage;
     let r = m.required_return;
     let n = m.high_growth_years;
-    assert!(m.stable_growth < r, "ddm: stable growth must be below the required return");
-    assert!(n > 0 && m.dividends.len() == n && m.present_values.len() == n, "ddm: one dividend and present value per high-growth year");
+    assert!(
+        m.stable_growth < r,
+        "ddm: stable growth must be below the required return"
+    );
+    assert!(
+        n > 0 && m.dividends.len() == n && m.present_values.len() == n,
+        "ddm: one dividend and present value per high-growth year"
+    );
     f.input("multi_stage.last_dividend", m.last_dividend, Shown::Dollars(2));
     f.input("multi_stage.high_growth", m.high_growth, Shown::Percent(0));
     f.input("multi_stage.stable_growth", m.stable_growth, Shown::Percent(0));
@@ -446,7 +586,13 @@ fn dividend_discount(value: &serde_yaml::Value, f: &mut Figures) {
     for t in 0..n {
         let from_shown = shown_dividend * (1.0 + m.high_growth);
         exact_dividend *= 1.0 + m.high_growth;
-        f.result(&format!("multi_stage.dividends[{t}]"), m.dividends[t], exact_dividend, from_shown, Shown::Dollars(2));
+        f.result(
+            &format!("multi_stage.dividends[{t}]"),
+            m.dividends[t],
+            exact_dividend,
+            from_shown,
+            Shown::Dollars(2),
+        );
         let factor = (1.0 + r).powi(t as i32 + 1);
         f.result(
             &format!("multi_stage.present_values[{t}]"),
@@ -459,7 +605,13 @@ fn dividend_discount(value: &serde_yaml::Value, f: &mut Figures) {
         shown_dividend = m.dividends[t];
     }
     let shown_sum: f64 = m.present_values.iter().sum();
-    f.result("multi_stage.dividends_present_value", m.dividends_present_value, exact_sum, shown_sum, Shown::Dollars(2));
+    f.result(
+        "multi_stage.dividends_present_value",
+        m.dividends_present_value,
+        exact_sum,
+        shown_sum,
+        Shown::Dollars(2),
+    );
     let next = exact_dividend * (1.0 + m.stable_growth);
     f.result(
         "multi_stage.first_stable_dividend",
@@ -470,7 +622,13 @@ fn dividend_discount(value: &serde_yaml::Value, f: &mut Figures) {
     );
     let spread = r - m.stable_growth;
     let terminal = next / spread;
-    f.result("multi_stage.terminal_price", m.terminal_price, terminal, m.first_stable_dividend / spread, Shown::Dollars(2));
+    f.result(
+        "multi_stage.terminal_price",
+        m.terminal_price,
+        terminal,
+        m.first_stable_dividend / spread,
+        Shown::Dollars(2),
+    );
     let factor = (1.0 + r).powi(n as i32);
     f.result(
         "multi_stage.terminal_present_value",
@@ -480,9 +638,18 @@ fn dividend_discount(value: &serde_yaml::Value, f: &mut Figures) {
         Shown::Dollars(2),
     );
     let price = exact_sum + terminal / factor;
-    f.result("multi_stage.price", m.price, price, m.dividends_present_value + m.terminal_present_value, Shown::Dollars(2));
+    f.result(
+        "multi_stage.price",
+        m.price,
+        price,
+        m.dividends_present_value + m.terminal_present_value,
+        Shown::Dollars(2),
+    );
     // The text says about 80% of the value comes after the high-growth years.
-    f.check("the stable stage is about 80% of the value", ((terminal / factor) / price - 0.80).abs() < 0.005);
+    f.check(
+        "the stable stage is about 80% of the value",
+        ((terminal / factor) / price - 0.80).abs() < 0.005,
+    );
 }
 
 fn figures_of(model: &str, example: &serde_yaml::Value) -> Figures {
@@ -503,10 +670,17 @@ fn every_example_is_arithmetically_right_and_in_every_language() {
     let mut problems = Vec::new();
     for (model, _) in MODELS {
         let pages = load(model);
-        let en = pages[0].front.example.as_ref().unwrap_or_else(|| panic!("{model}.en.md has no `example:`"));
+        let en = pages[0]
+            .front
+            .example
+            .as_ref()
+            .unwrap_or_else(|| panic!("{model}.en.md has no `example:`"));
         for page in &pages[1..] {
             if page.front.example.as_ref() != Some(en) {
-                problems.push(format!("{}: `example:` differs from the English page", page.path.display()));
+                problems.push(format!(
+                    "{}: `example:` differs from the English page",
+                    page.path.display()
+                ));
             }
         }
         let figures = figures_of(model, en);
@@ -529,18 +703,35 @@ fn articles_have_their_sections_in_every_language() {
         for page in &pages {
             assert_eq!(page.front.weight, Some(weight), "{}: weight", page.path.display());
             assert!(!page.front.keywords.is_empty(), "{}: keywords", page.path.display());
-            assert_eq!(page.heading_ids, pages[0].heading_ids, "{}: headings differ from English", page.path.display());
+            assert_eq!(
+                page.heading_ids,
+                pages[0].heading_ids,
+                "{}: headings differ from English",
+                page.path.display()
+            );
             if model == "dcf" || model == "ddm" {
                 let mut required: Vec<&str> = ARTICLE_SECTIONS.to_vec();
                 if model == "dcf" {
                     required.extend(["lottery-example", "discount-rate"]);
                 }
                 for id in &required {
-                    assert!(page.heading_ids.iter().any(|h| h == id), "{}: no heading {{#{id}}}", page.path.display());
+                    assert!(
+                        page.heading_ids.iter().any(|h| h == id),
+                        "{}: no heading {{#{id}}}",
+                        page.path.display()
+                    );
                 }
-                let order: Vec<&String> =
-                    page.heading_ids.iter().filter(|h| ARTICLE_SECTIONS.contains(&h.as_str())).collect();
-                assert_eq!(order, ARTICLE_SECTIONS, "{}: sections out of order", page.path.display());
+                let order: Vec<&String> = page
+                    .heading_ids
+                    .iter()
+                    .filter(|h| ARTICLE_SECTIONS.contains(&h.as_str()))
+                    .collect();
+                assert_eq!(
+                    order,
+                    ARTICLE_SECTIONS,
+                    "{}: sections out of order",
+                    page.path.display()
+                );
             }
         }
     }
@@ -553,7 +744,12 @@ fn emphasis_is_closed_in_every_language() {
     for name in std::iter::once("_index").chain(MODELS.iter().map(|(m, _)| *m)) {
         for page in load(name) {
             for (number, line) in page.text.lines().enumerate() {
-                assert!(!line.contains("**"), "{}: stray `**` in text line {}: {line}", page.path.display(), number + 1);
+                assert!(
+                    !line.contains("**"),
+                    "{}: stray `**` in text line {}: {line}",
+                    page.path.display(),
+                    number + 1
+                );
             }
         }
     }
@@ -565,14 +761,20 @@ fn links_point_at_pages_and_headings_that_exist() {
     for page in &landing {
         for (model, _) in MODELS {
             let route = format!("/valuation-models/{model}");
-            assert!(page.links.contains(&route), "{}: does not link {route}", page.path.display());
+            assert!(
+                page.links.contains(&route),
+                "{}: does not link {route}",
+                page.path.display()
+            );
         }
     }
     let names = std::iter::once("_index").chain(MODELS.iter().map(|(m, _)| *m));
     for name in names {
         for page in load(name) {
             for link in &page.links {
-                let (route, fragment) = link.split_once('#').map_or((link.as_str(), None), |(r, f)| (r, Some(f)));
+                let (route, fragment) = link
+                    .split_once('#')
+                    .map_or((link.as_str(), None), |(r, f)| (r, Some(f)));
                 let target = match route.strip_prefix("/valuation-models") {
                     Some("") => Some("_index"),
                     Some(rest) => rest.strip_prefix('/'),
@@ -581,7 +783,12 @@ fn links_point_at_pages_and_headings_that_exist() {
                 match target {
                     Some(target) => {
                         let file = section_dir().join(format!("{target}.{}.md", page.lang));
-                        assert!(file.exists(), "{}: link {link}: no {}", page.path.display(), file.display());
+                        assert!(
+                            file.exists(),
+                            "{}: link {link}: no {}",
+                            page.path.display(),
+                            file.display()
+                        );
                         if let Some(fragment) = fragment {
                             let linked = load(target);
                             assert!(

@@ -45,7 +45,10 @@ const SPEC_ROUTES: &[&str] = &[
 const LANGS: &[(&str, &str)] = &[("en", ""), ("zh", "/zh"), ("ja", "/ja")];
 
 fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
 }
 
 struct Built {
@@ -74,7 +77,11 @@ fn site() -> &'static Built {
         options.out = out.path().to_path_buf();
         options.island_cache = None;
         let report = build(&options).unwrap_or_else(|e| panic!("{}", generator::describe_error(&e)));
-        Built { out, summary: report.summary(), warnings: report.warnings }
+        Built {
+            out,
+            summary: report.summary(),
+            warnings: report.warnings,
+        }
     })
 }
 
@@ -98,7 +105,10 @@ fn every_spec_route_exists_in_three_languages_with_no_fallback_or_missing_text()
         for (lang, prefix) in LANGS {
             let html = page(&url(route, prefix));
             assert!(html.contains(&format!("data-lang=\"{lang}\"")), "{route} in {lang}");
-            assert!(!html.contains("<!--ssr:") && !html.contains("<!--island-scripts-->"), "{route} {lang}: unfilled slot");
+            assert!(
+                !html.contains("<!--ssr:") && !html.contains("<!--island-scripts-->"),
+                "{route} {lang}: unfilled slot"
+            );
         }
     }
     let problems: Vec<&String> = site()
@@ -123,9 +133,17 @@ fn layout_rules_follow_the_spec() {
             let at = format!("{route} ({lang})");
             assert_eq!(has_island(&html, "TopBar"), !legal, "top bar on {at}");
             assert_eq!(has_island(&html, "Sidebar"), !(legal || member), "sidebar on {at}");
-            assert_eq!(html.contains("class=\"page-header\""), !(legal || member), "page header on {at}");
+            assert_eq!(
+                html.contains("class=\"page-header\""),
+                !(legal || member),
+                "page header on {at}"
+            );
             assert_eq!(html.contains("class=\"site-footer\""), !legal, "footer on {at}");
-            assert_eq!(html.contains("class=\"breadcrumb\""), *route != "/", "breadcrumb on {at}");
+            assert_eq!(
+                html.contains("class=\"breadcrumb\""),
+                *route != "/",
+                "breadcrumb on {at}"
+            );
             // Pages without islands load no JavaScript at all.
             assert_eq!(html.contains("<script type=\"module\""), !legal, "scripts on {at}");
         }
@@ -135,15 +153,39 @@ fn layout_rules_follow_the_spec() {
 #[test]
 fn breadcrumbs_title_case_or_translate_segments_and_end_unlinked() {
     let en = page("/investment-basics/risk-and-reward");
-    let trail = en.split("<nav class=\"breadcrumb\"").nth(1).unwrap().split("</nav>").next().unwrap();
+    let trail = en
+        .split("<nav class=\"breadcrumb\"")
+        .nth(1)
+        .unwrap()
+        .split("</nav>")
+        .next()
+        .unwrap();
     assert!(trail.contains("<a href=\"/\">Home</a>"), "{trail}");
-    assert!(trail.contains("<a href=\"/investment-basics\">Investment Basics</a>"), "{trail}");
-    assert!(trail.contains("<span aria-current=\"page\">Risk and Reward</span>"), "{trail}");
+    assert!(
+        trail.contains("<a href=\"/investment-basics\">Investment Basics</a>"),
+        "{trail}"
+    );
+    assert!(
+        trail.contains("<span aria-current=\"page\">Risk and Reward</span>"),
+        "{trail}"
+    );
     let zh = page("/zh/valuation-models/dcf");
-    let trail = zh.split("<nav class=\"breadcrumb\"").nth(1).unwrap().split("</nav>").next().unwrap();
+    let trail = zh
+        .split("<nav class=\"breadcrumb\"")
+        .nth(1)
+        .unwrap()
+        .split("</nav>")
+        .next()
+        .unwrap();
     assert!(trail.contains("<a href=\"/zh/\">首頁</a>"), "{trail}");
-    assert!(trail.contains("<a href=\"/zh/valuation-models\">估值模型</a>"), "{trail}");
-    assert!(!trail.contains("href=\"/zh/valuation-models/dcf\""), "the last crumb is not a link: {trail}");
+    assert!(
+        trail.contains("<a href=\"/zh/valuation-models\">估值模型</a>"),
+        "{trail}"
+    );
+    assert!(
+        !trail.contains("href=\"/zh/valuation-models/dcf\""),
+        "the last crumb is not a link: {trail}"
+    );
 }
 
 #[test]
@@ -157,7 +199,10 @@ fn pages_carry_hreflang_alternates_canonical_and_open_graph() {
         ("ja", "https://example.com/ja/notes/liquidity-risk"),
         ("x-default", "https://example.com/notes/liquidity-risk"),
     ] {
-        assert!(html.contains(&format!("<link rel=\"alternate\" hreflang=\"{tag}\" href=\"{href}\">")), "{tag}");
+        assert!(
+            html.contains(&format!("<link rel=\"alternate\" hreflang=\"{tag}\" href=\"{href}\">")),
+            "{tag}"
+        );
     }
     assert!(html.contains("<meta property=\"og:locale\" content=\"ja_JP\">"));
     assert!(page("/zh/").contains("<html lang=\"zh-Hant\""));
@@ -187,9 +232,15 @@ fn unknown_notes_and_projects_have_translated_not_found_pages_with_a_back_link()
         let dir = site().out.path().join(prefix);
         let notes = std::fs::read_to_string(dir.join("notes/404.html")).unwrap();
         assert!(notes.contains(&format!("<h1>{note}</h1>")), "{prefix}notes");
-        assert!(notes.contains(&format!("<a href=\"/{prefix}notes\">")), "{prefix}notes back link");
+        assert!(
+            notes.contains(&format!("<a href=\"/{prefix}notes\">")),
+            "{prefix}notes back link"
+        );
         let projects = std::fs::read_to_string(dir.join("my-web-project/404.html")).unwrap();
-        assert!(projects.contains(&format!("<h1>{project}</h1>")), "{prefix}my-web-project");
+        assert!(
+            projects.contains(&format!("<h1>{project}</h1>")),
+            "{prefix}my-web-project"
+        );
         assert!(projects.contains(&format!("<a href=\"/{prefix}my-web-project\">")));
     }
 }
@@ -201,9 +252,15 @@ fn pages_read_without_javascript() {
     assert!(html.contains("<h2 id=\"formula\">"), "DCF formula section");
     assert!(html.contains("<math"), "formulas are MathML");
     assert!(html.contains("href=\"/notes\""), "the sidebar's links are prerendered");
-    assert!(html.contains("href=\"/zh/valuation-models/dcf\""), "language links are prerendered");
+    assert!(
+        html.contains("href=\"/zh/valuation-models/dcf\""),
+        "language links are prerendered"
+    );
     let notes = page("/zh/notes");
-    assert!(notes.contains("href=\"/zh/notes/liquidity-risk\""), "the notes list links its entries");
+    assert!(
+        notes.contains("href=\"/zh/notes/liquidity-risk\""),
+        "the notes list links its entries"
+    );
     let apps = page("/my-app-project");
     assert_eq!(apps.matches("class=\"entry\"").count(), 2, "two app projects");
 }
@@ -211,10 +268,17 @@ fn pages_read_without_javascript() {
 #[test]
 fn the_search_index_covers_every_page_in_every_language() {
     let html = page("/search");
-    let index_url = html.split("indexUrl&quot;:&quot;").nth(1).unwrap().split("&quot;").next().unwrap();
+    let index_url = html
+        .split("indexUrl&quot;:&quot;")
+        .nth(1)
+        .unwrap()
+        .split("&quot;")
+        .next()
+        .unwrap();
     assert!(index_url.starts_with("/assets/search-index-"), "{index_url}");
     let index: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(site().out.path().join(index_url.trim_start_matches('/'))).unwrap()).unwrap();
+        serde_json::from_slice(&std::fs::read(site().out.path().join(index_url.trim_start_matches('/'))).unwrap())
+            .unwrap();
     let pages = index["pages"].as_array().unwrap();
     for route in SPEC_ROUTES {
         for (lang, prefix) in LANGS {

@@ -59,13 +59,25 @@ fn fixture_site_matches_golden_output() {
     let out = tempfile::tempdir().unwrap();
     let report = build(&options(&fixture(), out.path())).unwrap();
     assert_eq!(report.pages, 3 * 11, "11 routes in 3 languages");
-    assert!(report.summary().starts_with("Built 33 pages in 3 languages (en, zh, ja) in "), "{}", report.summary());
     assert!(
-        report.warnings.iter().any(|w| w.contains("guide/a.en.md: no zh version yet")),
+        report
+            .summary()
+            .starts_with("Built 33 pages in 3 languages (en, zh, ja) in "),
+        "{}",
+        report.summary()
+    );
+    assert!(
+        report
+            .warnings
+            .iter()
+            .any(|w| w.contains("guide/a.en.md: no zh version yet")),
         "{:?}",
         report.warnings
     );
-    assert!(report.warnings.iter().any(|w| w == "locales/ja/translation: list.empty is missing (English is used)"));
+    assert!(report
+        .warnings
+        .iter()
+        .any(|w| w == "locales/ja/translation: list.empty is missing (English is used)"));
 
     let expected_dir = manifest_dir().join("tests/fixtures/site-expected");
     let produced = outputs(out.path());
@@ -82,7 +94,12 @@ fn fixture_site_matches_golden_output() {
     for file in &produced {
         let got = std::fs::read_to_string(out.path().join(file)).unwrap();
         let want = std::fs::read_to_string(expected_dir.join(file)).unwrap();
-        assert_eq!(got, want, "{} differs from the golden output (UPDATE_GOLDEN=1 to accept)", file.display());
+        assert_eq!(
+            got,
+            want,
+            "{} differs from the golden output (UPDATE_GOLDEN=1 to accept)",
+            file.display()
+        );
     }
 }
 
@@ -99,7 +116,11 @@ fn every_text_file_has_siblings_that_decompress_to_it() {
             .unwrap();
         assert_eq!(gz, original, "{}.gz", file.display());
         let mut br = Vec::new();
-        brotli::BrotliDecompress(&mut &std::fs::read(format!("{}.br", path.display())).unwrap()[..], &mut br).unwrap();
+        brotli::BrotliDecompress(
+            &mut &std::fs::read(format!("{}.br", path.display())).unwrap()[..],
+            &mut br,
+        )
+        .unwrap();
         assert_eq!(br, original, "{}.br", file.display());
     }
 }
@@ -114,7 +135,9 @@ fn a_warm_rebuild_writes_nothing_and_an_edit_rewrites_little() {
     assert!(first.written > 33);
     assert_eq!(build(&options).unwrap().written, 0);
     let note = root.path().join("content/notes/first.ja.md");
-    let text = std::fs::read_to_string(&note).unwrap().replace("日本語の本文。", "日本語の本文を直した。");
+    let text = std::fs::read_to_string(&note)
+        .unwrap()
+        .replace("日本語の本文。", "日本語の本文を直した。");
     std::fs::write(&note, text).unwrap();
     // The page and the search index change; nothing else does.
     assert_eq!(build(&options).unwrap().written, 2);
@@ -153,14 +176,19 @@ fn a_broken_link_fails_the_build_with_file_and_line() {
         let text = std::fs::read_to_string(&page).unwrap() + "\n見 [估值](/valuation-models/dcf)。\n";
         std::fs::write(page, text).unwrap();
     });
-    assert!(err.contains("content/notes/first.zh.md:12: link to /valuation-models/dcf: there is no page"), "{err}");
+    assert!(
+        err.contains("content/notes/first.zh.md:12: link to /valuation-models/dcf: there is no page"),
+        "{err}"
+    );
 }
 
 #[test]
 fn a_missing_anchor_fails_the_build() {
     let err = build_error(|root| {
         let page = root.join("content/_index.en.md");
-        let text = std::fs::read_to_string(&page).unwrap().replace("/notes/first#math", "/notes/first#maths");
+        let text = std::fs::read_to_string(&page)
+            .unwrap()
+            .replace("/notes/first#math", "/notes/first#maths");
         std::fs::write(page, text).unwrap();
     });
     assert!(err.contains("content/_index.en.md:7: link to /notes/first#maths: the en page /notes/first has no heading with id `maths`"), "{err}");
@@ -169,7 +197,11 @@ fn a_missing_anchor_fails_the_build() {
 #[test]
 fn bad_front_matter_names_the_file_and_line() {
     let err = build_error(|root| {
-        std::fs::write(root.join("content/guide/b.en.md"), "---\ntitle: B\ndescription: d\nweight: heavy\n---\nB.\n").unwrap();
+        std::fs::write(
+            root.join("content/guide/b.en.md"),
+            "---\ntitle: B\ndescription: d\nweight: heavy\n---\nB.\n",
+        )
+        .unwrap();
     });
     assert!(err.contains("content/guide/b.en.md:4"), "{err}");
     assert!(err.contains("invalid front matter"), "{err}");
@@ -178,7 +210,11 @@ fn bad_front_matter_names_the_file_and_line() {
 #[test]
 fn bad_math_names_the_file_line() {
     let err = build_error(|root| {
-        std::fs::write(root.join("content/guide/b.en.md"), "---\ntitle: B\ndescription: d\n---\nB.\n\n$\\frac{1}$\n").unwrap();
+        std::fs::write(
+            root.join("content/guide/b.en.md"),
+            "---\ntitle: B\ndescription: d\n---\nB.\n\n$\\frac{1}$\n",
+        )
+        .unwrap();
     });
     assert!(err.contains("content/guide/b.en.md:7: invalid math"), "{err}");
 }
@@ -186,15 +222,26 @@ fn bad_math_names_the_file_line() {
 #[test]
 fn an_unknown_template_is_named() {
     let err = build_error(|root| {
-        std::fs::write(root.join("content/guide/b.en.md"), "---\ntitle: B\ndescription: d\ntemplate: fancy.html\n---\nB.\n").unwrap();
+        std::fs::write(
+            root.join("content/guide/b.en.md"),
+            "---\ntitle: B\ndescription: d\ntemplate: fancy.html\n---\nB.\n",
+        )
+        .unwrap();
     });
-    assert!(err.contains("content/guide/b.en.md:2: unknown template `fancy.html`"), "{err}");
+    assert!(
+        err.contains("content/guide/b.en.md:2: unknown template `fancy.html`"),
+        "{err}"
+    );
 }
 
 #[test]
 fn an_island_missing_from_the_ui_bundle_is_named() {
     let err = build_error(|root| {
-        std::fs::write(root.join("content/guide/b.en.md"), "---\ntitle: B\ndescription: d\nisland: Calculator\n---\nB.\n").unwrap();
+        std::fs::write(
+            root.join("content/guide/b.en.md"),
+            "---\ntitle: B\ndescription: d\nisland: Calculator\n---\nB.\n",
+        )
+        .unwrap();
     });
     assert!(err.contains("the UI bundle has no island named Calculator"), "{err}");
 }
@@ -206,11 +253,16 @@ fn a_template_error_names_the_template() {
     let templates = tempfile::tempdir().unwrap();
     copy_dir(&manifest_dir().join("templates"), templates.path());
     let page = templates.path().join("section.html");
-    let text = std::fs::read_to_string(&page).unwrap().replace("{{ page.content | safe }}", "{{ page.contents | safe }}");
+    let text = std::fs::read_to_string(&page)
+        .unwrap()
+        .replace("{{ page.content | safe }}", "{{ page.contents | safe }}");
     std::fs::write(page, text).unwrap();
     let out = tempfile::tempdir().unwrap();
     let mut options = options(root.path(), out.path());
     options.templates = templates.path().to_path_buf();
     let err = generator::describe_error(&build(&options).unwrap_err());
-    assert!(err.contains("with section.html") && err.contains("page.contents"), "{err}");
+    assert!(
+        err.contains("with section.html") && err.contains("page.contents"),
+        "{err}"
+    );
 }

@@ -47,11 +47,20 @@ after(async () => {
 async function seriousViolations(page) {
   await page.evaluate(axeSource);
   const results = await page.evaluate(() =>
-    window.axe.run(document, { resultTypes: ['violations'], runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } }),
+    window.axe.run(document, {
+      resultTypes: ['violations'],
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
+    }),
   );
   return results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help}\n    ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join('\n    ')}`);
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help}\n    ${v.nodes
+          .slice(0, 3)
+          .map((n) => n.target.join(' '))
+          .join('\n    ')}`,
+    );
 }
 
 for (const [name, route] of Object.entries(PAGES)) {

@@ -113,7 +113,9 @@ describe('blog list on /about', () => {
         '/images/default-thumbnail.svg',
       ]);
       // Preloaded before the posts showed: every card image is already decoded.
-      const complete = await page.locator('.blog-card-image').evaluateAll((imgs) => imgs.every((img) => img.complete && img.naturalWidth > 0));
+      const complete = await page
+        .locator('.blog-card-image')
+        .evaluateAll((imgs) => imgs.every((img) => img.complete && img.naturalWidth > 0));
       assert.equal(complete, true);
       assert.deepEqual(page.problems(), []);
     } finally {

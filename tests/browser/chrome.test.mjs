@@ -168,7 +168,9 @@ for (const width of [1280, 375]) {
           assert.equal(await storage(page, 'expandedMenus'), '[]');
           // Sidebar footer buttons: tooltips, and the two placeholders alert.
           // Tooltips in Traditional Chinese on every page; accessible names in the page language.
-          const tips = await page.locator('.sidebar-footer [title]').evaluateAll((els) => els.map((e) => [e.getAttribute('title'), e.getAttribute('aria-label')]));
+          const tips = await page
+            .locator('.sidebar-footer [title]')
+            .evaluateAll((els) => els.map((e) => [e.getAttribute('title'), e.getAttribute('aria-label')]));
           assert.deepEqual(tips, [
             ['切換深色模式', 'Toggle dark mode'],
             ['搜尋', 'Search'],
@@ -221,7 +223,9 @@ for (const width of [1280, 375]) {
           await dialog.waitFor({ state: 'hidden' });
           // The dialog's close event comes a task after it hides.
           await page.waitForFunction(() => localStorage.getItem('hasSeenWelcome') === 'true', null, { timeout: 5000 });
-          await page.waitForFunction(() => !document.querySelector('dialog.welcome').contains(document.activeElement), null, { timeout: 5000 });
+          await page.waitForFunction(() => !document.querySelector('dialog.welcome').contains(document.activeElement), null, {
+            timeout: 5000,
+          });
           // The page is usable again: the top bar takes focus.
           await page.locator('.topbar-home').focus();
           assert.equal(await page.evaluate(() => document.activeElement.classList.contains('topbar-home')), true);
@@ -320,7 +324,10 @@ describe('fades', () => {
     const page = await openPage(browser, `${server.url}/notes`, { width: 1280 });
     try {
       const animation = (selector) =>
-        page.locator(selector).first().evaluate((el) => [getComputedStyle(el).animationName, getComputedStyle(el).animationDelay]);
+        page
+          .locator(selector)
+          .first()
+          .evaluate((el) => [getComputedStyle(el).animationName, getComputedStyle(el).animationDelay]);
       assert.deepEqual(await animation('main .article'), ['fade-in', '0.1s']);
       assert.deepEqual(await animation('.entry-list > li'), ['fade-in', '0.1s']);
       await page.emulateMedia({ reducedMotion: 'reduce' });
@@ -337,7 +344,9 @@ describe('failures', () => {
     const page = await openPage(browser, null, { width: 1280 });
     try {
       let block = true;
-      await page.route(/\/assets\/TopBar-[A-Z0-9]+\.js$/, (route) => (block ? route.fulfill({ status: 404, body: 'missing' }) : route.continue()));
+      await page.route(/\/assets\/TopBar-[A-Z0-9]+\.js$/, (route) =>
+        block ? route.fulfill({ status: 404, body: 'missing' }) : route.continue(),
+      );
       await page.goto(`${server.url}/notes`);
       const error = page.locator('.island[data-island="TopBar"] .chunk-error');
       await error.waitFor({ state: 'visible' });

@@ -38,7 +38,9 @@ async function axeViolations(page) {
   // CDP evaluation is not subject to the page's CSP, which forbids inline scripts.
   await page.evaluate(axeSource);
   const found = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations);
-  return found.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  return found
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 /** Registers a member through the API itself (send code → read the outbox → register); returns the code. */
@@ -106,7 +108,11 @@ describe('member forms', () => {
       await hint.waitFor();
       await hint.getByRole('button', { name: 'Close' }).click();
       await page.waitForURL(`${server.url}/`);
-      await page.getByRole('link', { name: 'Member Login' }).or(page.getByRole('button', { name: 'Member Login' })).first().waitFor();
+      await page
+        .getByRole('link', { name: 'Member Login' })
+        .or(page.getByRole('button', { name: 'Member Login' }))
+        .first()
+        .waitFor();
       const status = await page.evaluate(async () => (await fetch('/api/denglu', { credentials: 'include' })).json());
       assert.equal(status.loggedIn, false);
       assert.deepEqual(page.problems(), []);
@@ -143,7 +149,11 @@ describe('member forms', () => {
       await waitForIslands(page);
       const waited = Date.now() - started;
       assert.ok(waited >= 2000, `went to /login after ${waited} ms`);
-      assert.equal(await page.evaluate(() => Object.keys(sessionStorage).some((k) => k.startsWith('navState:'))), false, 'state cleared after use');
+      assert.equal(
+        await page.evaluate(() => Object.keys(sessionStorage).some((k) => k.startsWith('navState:'))),
+        false,
+        'state cleared after use',
+      );
 
       await page.getByLabel('使用者名稱').fill(who.username);
       await page.getByLabel('密碼').fill(newPassword);
@@ -200,7 +210,9 @@ describe('member forms', () => {
         await page.getByRole('heading', { name: 'Illegal entry' }).waitFor();
         assert.match(await page.locator('.member-form').textContent(), /Please complete the verification step first/);
         // With the verification step's state, mismatched passwords are caught before sending.
-        await page.evaluate(() => sessionStorage.setItem('navState:/reset-password', JSON.stringify({ username: 'someone', token: 'not-a-token' })));
+        await page.evaluate(() =>
+          sessionStorage.setItem('navState:/reset-password', JSON.stringify({ username: 'someone', token: 'not-a-token' })),
+        );
         await page.reload();
         await waitForIslands(page);
         await page.getByLabel('New password').fill('one-password');
@@ -221,7 +233,9 @@ describe('member forms', () => {
   });
 
   test("the server's failure messages", async () => {
-    const page = await openPage(browser, `${server.url}/login`, { expectHttpErrors: /^\/api\/(denglu|register|verify-code|auth\/verify-invite)$/ });
+    const page = await openPage(browser, `${server.url}/login`, {
+      expectHttpErrors: /^\/api\/(denglu|register|verify-code|auth\/verify-invite)$/,
+    });
     try {
       await page.getByLabel('Username').fill('nobody_here');
       await page.getByLabel('Password').fill('wrong password');

@@ -148,11 +148,21 @@ function decodeMail(text) {
 
 export async function launchBrowser() {
   if (!existsSync(CHROMIUM)) {
-    throw new Error(`${CHROMIUM} is missing: install Debian's chromium package (apt-get install chromium); the tests never download a browser`);
+    throw new Error(
+      `${CHROMIUM} is missing: install Debian's chromium package (apt-get install chromium); the tests never download a browser`,
+    );
   }
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
@@ -169,7 +179,16 @@ const HYDRATION = /hydrat|did not match|server rendered|Minified React error #(4
 export async function openPage(
   browser,
   url,
-  { width = 1280, height = 900, dark = false, welcome = false, javaScript = true, storage = {}, waitForHydration = true, expectHttpErrors = null } = {},
+  {
+    width = 1280,
+    height = 900,
+    dark = false,
+    welcome = false,
+    javaScript = true,
+    storage = {},
+    waitForHydration = true,
+    expectHttpErrors = null,
+  } = {},
 ) {
   const context = await browser.newContext({ viewport: { width, height }, javaScriptEnabled: javaScript, locale: 'en-US' });
   const initial = { darkMode: dark ? 'true' : 'false', ...(welcome ? {} : { hasSeenWelcome: 'true' }), ...storage };
@@ -190,7 +209,8 @@ export async function openPage(
   page.on('response', (response) => {
     const { pathname } = new URL(response.url());
     // Chromium asks for /favicon.ico on its own; the site declares no icon (the lead's templates).
-    if (response.status() >= 400 && pathname !== '/favicon.ico' && !expectHttpErrors?.test(pathname)) problems.push(`HTTP ${response.status()}: ${response.url()}`);
+    if (response.status() >= 400 && pathname !== '/favicon.ico' && !expectHttpErrors?.test(pathname))
+      problems.push(`HTTP ${response.status()}: ${response.url()}`);
   });
   page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
   page.problems = () => [...problems];

@@ -42,7 +42,9 @@ const isPrimitive = (value: unknown): value is Primitive => value === undefined 
 /** Arguments that name one text for good: primitives, or an options object of primitives. */
 function stableArgs(args: unknown[]): boolean {
   return args.every(
-    (arg) => isPrimitive(arg) || (typeof arg === 'object' && arg !== null && Object.getPrototypeOf(arg) === Object.prototype && Object.values(arg).every(isPrimitive)),
+    (arg) =>
+      isPrimitive(arg) ||
+      (typeof arg === 'object' && arg !== null && Object.getPrototypeOf(arg) === Object.prototype && Object.values(arg).every(isPrimitive)),
   );
 }
 
@@ -75,10 +77,9 @@ function rememberTranslations(instance: i18n): i18n {
 
 function renderItem(item: RenderItem, Island: ComponentType<any>, i18n: i18n, props: Record<string, unknown>): string {
   try {
-    const markup = renderToString(
-      <IslandRoot name={item.island} id={item.id} lng={item.lng} i18n={i18n} Island={Island} props={props} />,
-      { identifierPrefix: item.id },
-    );
+    const markup = renderToString(<IslandRoot name={item.island} id={item.id} lng={item.lng} i18n={i18n} Island={Island} props={props} />, {
+      identifierPrefix: item.id,
+    });
     return markup.replace(PRELOAD_LINK, '');
   } catch (err) {
     throw new Error(`island ${item.island} (item ${item.key}) failed to render: ${(err as Error).stack ?? err}`);

@@ -98,7 +98,14 @@ describe('preference hooks', () => {
     const container = document.createElement('div');
     document.body.append(container);
     const root = createRoot(container);
-    await act(async () => root.render(<><Probe /><Probe /></>));
+    await act(async () =>
+      root.render(
+        <>
+          <Probe />
+          <Probe />
+        </>,
+      ),
+    );
     expect(container.textContent).toBe('lightlight');
     await act(async () => container.querySelector('button')!.click());
     expect(container.textContent).toBe('darkdark');

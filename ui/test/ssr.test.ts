@@ -15,7 +15,13 @@ beforeAll(() => {
   distDir = mkdtempSync(path.join(os.tmpdir(), 'ui-dist-'));
   // What the generator and an earlier UI build left there.
   mkdirSync(path.join(distDir, 'assets'));
-  for (const file of ['index.html', 'assets/search-index-OLD1.json', 'assets/search-index-OLD1.json.gz', 'assets/TopBar-STALE1.js', 'assets/TopBar-STALE1.js.br']) {
+  for (const file of [
+    'index.html',
+    'assets/search-index-OLD1.json',
+    'assets/search-index-OLD1.json.gz',
+    'assets/TopBar-STALE1.js',
+    'assets/TopBar-STALE1.js.br',
+  ]) {
     writeFileSync(path.join(distDir, file), 'x');
   }
   const build = spawnSync(process.execPath, ['build.mjs'], { cwd: uiDir, env: { ...process.env, DIST_DIR: distDir }, encoding: 'utf8' });

@@ -51,8 +51,14 @@ impl MigrationTrait for CreateTables {
                 .to_owned(),
         )
         .await?;
-        m.create_index(Index::create().name("sessions_member").table(t("sessions")).col(t("member_id")).to_owned())
-            .await?;
+        m.create_index(
+            Index::create()
+                .name("sessions_member")
+                .table(t("sessions"))
+                .col(t("member_id"))
+                .to_owned(),
+        )
+        .await?;
         m.create_table(
             Table::create()
                 .table(t("email_codes"))
@@ -132,7 +138,12 @@ impl MigrationTrait for CreateTables {
         )
         .await?;
         m.create_index(
-            Index::create().name("rate_events_key_at").table(t("rate_events")).col(t("key")).col(t("at")).to_owned(),
+            Index::create()
+                .name("rate_events_key_at")
+                .table(t("rate_events"))
+                .col(t("key"))
+                .col(t("at"))
+                .to_owned(),
         )
         .await?;
         Ok(())

@@ -54,11 +54,29 @@ pub fn redact(url: &str) -> String {
 pub async fn sweep_expired(db: &DatabaseConnection, now: i64) -> Result<(), sea_orm::DbErr> {
     use entities::*;
     use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
-    session::Entity::delete_many().filter(session::Column::ExpiresAt.lte(now)).exec(db).await?;
-    email_code::Entity::delete_many().filter(email_code::Column::ExpiresAt.lte(now)).exec(db).await?;
-    reset_token::Entity::delete_many().filter(reset_token::Column::ExpiresAt.lte(now)).exec(db).await?;
-    google_pending::Entity::delete_many().filter(google_pending::Column::ExpiresAt.lte(now)).exec(db).await?;
-    oauth_state::Entity::delete_many().filter(oauth_state::Column::ExpiresAt.lte(now)).exec(db).await?;
-    rate_event::Entity::delete_many().filter(rate_event::Column::At.lt(now - 86_400)).exec(db).await?;
+    session::Entity::delete_many()
+        .filter(session::Column::ExpiresAt.lte(now))
+        .exec(db)
+        .await?;
+    email_code::Entity::delete_many()
+        .filter(email_code::Column::ExpiresAt.lte(now))
+        .exec(db)
+        .await?;
+    reset_token::Entity::delete_many()
+        .filter(reset_token::Column::ExpiresAt.lte(now))
+        .exec(db)
+        .await?;
+    google_pending::Entity::delete_many()
+        .filter(google_pending::Column::ExpiresAt.lte(now))
+        .exec(db)
+        .await?;
+    oauth_state::Entity::delete_many()
+        .filter(oauth_state::Column::ExpiresAt.lte(now))
+        .exec(db)
+        .await?;
+    rate_event::Entity::delete_many()
+        .filter(rate_event::Column::At.lt(now - 86_400))
+        .exec(db)
+        .await?;
     Ok(())
 }

@@ -72,7 +72,9 @@ impl Mailer {
         layouts.autoescape_on(vec![".html"]);
         Ok(Mailer {
             transport,
-            from: from.parse().map_err(|e| anyhow::anyhow!("MAIL_FROM is not an address: {e}"))?,
+            from: from
+                .parse()
+                .map_err(|e| anyhow::anyhow!("MAIL_FROM is not an address: {e}"))?,
             site: site.to_string(),
             layouts,
         })
@@ -102,7 +104,11 @@ impl Mailer {
         page.insert("code", &mail.code());
         page.insert("note", &text(&format!("{prefix}.note"))?);
         page.insert("signature", &text("email.signature")?);
-        Ok((subject, self.layouts.render("mail.txt", &page)?, self.layouts.render("mail.html", &page)?))
+        Ok((
+            subject,
+            self.layouts.render("mail.txt", &page)?,
+            self.layouts.render("mail.html", &page)?,
+        ))
     }
 
     pub async fn send(&self, to: &str, lang: Lang, username: &str, mail: Mail<'_>) -> anyhow::Result<()> {

@@ -12,10 +12,15 @@ pub fn inline_script_hashes(html: &str) -> Vec<String> {
     while let Some(start) = rest.find("<script") {
         let Some(open_end) = rest[start..].find('>') else { break };
         let body_start = start + open_end + 1;
-        let Some(close) = rest[body_start..].find("</script>") else { break };
+        let Some(close) = rest[body_start..].find("</script>") else {
+            break;
+        };
         let body = &rest[body_start..body_start + close];
         let digest = Sha256::digest(body.as_bytes());
-        hashes.push(format!("'sha256-{}'", base64::engine::general_purpose::STANDARD.encode(digest)));
+        hashes.push(format!(
+            "'sha256-{}'",
+            base64::engine::general_purpose::STANDARD.encode(digest)
+        ));
         rest = &rest[body_start + close + "</script>".len()..];
     }
     hashes

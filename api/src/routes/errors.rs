@@ -196,7 +196,8 @@ pub fn guard<E: Endpoint + 'static>(api: E, public_origin: String) -> impl Endpo
                     }
                 }
             };
-            resp.headers_mut().insert(header::CACHE_CONTROL, header::HeaderValue::from_static("no-store"));
+            resp.headers_mut()
+                .insert(header::CACHE_CONTROL, header::HeaderValue::from_static("no-store"));
             Ok(resp)
         }
     })

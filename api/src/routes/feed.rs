@@ -90,7 +90,11 @@ impl FeedApi {
                 None => cached.last_failed = true,
             }
         }
-        FeedBody { items: cached.items.clone(), fetched_at: cached.fetched_at, stale: cached.last_failed }
+        FeedBody {
+            items: cached.items.clone(),
+            fetched_at: cached.fetched_at,
+            stale: cached.last_failed,
+        }
     }
 }
 
@@ -98,11 +102,19 @@ impl FeedApi {
 const MAX_FEED_BYTES: usize = 5 * 1024 * 1024;
 
 async fn fetch(http: &reqwest::Client, url: &str) -> anyhow::Result<Vec<BlogPost>> {
-    let mut resp = http.get(url).timeout(Duration::from_secs(10)).send().await?.error_for_status()?;
+    let mut resp = http
+        .get(url)
+        .timeout(Duration::from_secs(10))
+        .send()
+        .await?
+        .error_for_status()?;
     let mut bytes = Vec::new();
     while let Some(chunk) = resp.chunk().await? {
         bytes.extend_from_slice(&chunk);
-        anyhow::ensure!(bytes.len() <= MAX_FEED_BYTES, "the feed is larger than {MAX_FEED_BYTES} bytes");
+        anyhow::ensure!(
+            bytes.len() <= MAX_FEED_BYTES,
+            "the feed is larger than {MAX_FEED_BYTES} bytes"
+        );
     }
     parse(&bytes)
 }
@@ -137,8 +149,16 @@ pub fn parse(bytes: &[u8]) -> anyhow::Result<Vec<BlogPost>> {
             BlogPost {
                 title: entry.title.map(|t| t.content).unwrap_or_default(),
                 link: entry.links.first().map(|l| l.href.clone()).unwrap_or_default(),
-                author: entry.authors.first().map(|a| a.name.clone()).unwrap_or_else(|| feed_author.clone()),
-                pub_date: entry.published.or(entry.updated).map(|d| d.to_rfc3339()).unwrap_or_default(),
+                author: entry
+                    .authors
+                    .first()
+                    .map(|a| a.name.clone())
+                    .unwrap_or_else(|| feed_author.clone()),
+                pub_date: entry
+                    .published
+                    .or(entry.updated)
+                    .map(|d| d.to_rfc3339())
+                    .unwrap_or_default(),
                 guid: entry.id,
                 thumbnail,
                 content,
@@ -164,7 +184,9 @@ mod tests {
     #[test]
     fn finds_the_first_image() {
         assert_eq!(
-            first_image(r#"<p>x</p><img alt="a" src="https://e.com/a.png?x=1&amp;y=2"><img src="https://e.com/b.png">"#),
+            first_image(
+                r#"<p>x</p><img alt="a" src="https://e.com/a.png?x=1&amp;y=2"><img src="https://e.com/b.png">"#
+            ),
             Some("https://e.com/a.png?x=1&y=2".into())
         );
         assert_eq!(first_image("<p>none</p>"), None);

@@ -32,7 +32,10 @@ pub struct GoogleApi(pub Arc<AppState>);
 pub enum Redirect {
     /// To Google, to a page of the site, or back to /login with an `error` query parameter.
     #[oai(status = 302)]
-    Found(#[oai(header = "Location")] String, #[oai(header = "Set-Cookie")] Option<String>),
+    Found(
+        #[oai(header = "Location")] String,
+        #[oai(header = "Set-Cookie")] Option<String>,
+    ),
 }
 
 #[derive(Object, Debug)]
@@ -120,9 +123,15 @@ impl GoogleApi {
 
     /// Become a member with an invitation code after signing in with a new Google account.
     #[oai(path = "/auth/verify-invite", method = "post")]
-    async fn verify_invite(&self, req: &Request, body: Json<VerifyInviteRequest>) -> Result<VerifyInviteResponse, FormError> {
+    async fn verify_invite(
+        &self,
+        req: &Request,
+        body: Json<VerifyInviteRequest>,
+    ) -> Result<VerifyInviteResponse, FormError> {
         let lang = Lang::of_request(req);
-        self.verify_invite_inner(req, body.0).await.map_err(|f| (f, lang).into())
+        self.verify_invite_inner(req, body.0)
+            .await
+            .map_err(|f| (f, lang).into())
     }
 }
 
@@ -157,14 +166,22 @@ impl GoogleApi {
         Ok(url.to_string())
     }
 
-    async fn callback_inner(&self, req: &Request, google: &GoogleSettings, code: &str, csrf: &str) -> anyhow::Result<Redirect> {
+    async fn callback_inner(
+        &self,
+        req: &Request,
+        google: &GoogleSettings,
+        code: &str,
+        csrf: &str,
+    ) -> anyhow::Result<Redirect> {
         let state = &self.0;
         let now = state.now();
         // The state is single-use: deleted as it is read.
         let Some(saved) = oauth_state::Entity::find_by_id(digest(csrf)).one(&state.db).await? else {
             anyhow::bail!("unknown state");
         };
-        oauth_state::Entity::delete_by_id(saved.state_hash.clone()).exec(&state.db).await?;
+        oauth_state::Entity::delete_by_id(saved.state_hash.clone())
+            .exec(&state.db)
+            .await?;
         anyhow::ensure!(saved.expires_at > now, "expired state");
         let lang = Lang::from_tag(&saved.lang).unwrap_or(Lang::En);
 
@@ -204,8 +221,17 @@ impl GoogleApi {
             if let Some(old) = sessions::request_session_hash(req) {
                 sessions::delete(&state.db, &old).await?;
             }
-            let token = sessions::create(&state.db, state.settings.clock.as_ref(), state.settings.entropy.as_ref(), member.id).await?;
-            return Ok(Redirect::Found(page(lang, "/MemberPage"), Some(sessions::set_cookie(&token, state.secure_cookies()))));
+            let token = sessions::create(
+                &state.db,
+                state.settings.clock.as_ref(),
+                state.settings.entropy.as_ref(),
+                member.id,
+            )
+            .await?;
+            return Ok(Redirect::Found(
+                page(lang, "/MemberPage"),
+                Some(sessions::set_cookie(&token, state.secure_cookies())),
+            ));
         }
         let pending = random_token(state.settings.entropy.as_ref());
         google_pending::Entity::insert(google_pending::ActiveModel {
@@ -220,22 +246,39 @@ impl GoogleApi {
         Ok(Redirect::Found(page(lang, &format!("/invite?token={pending}")), None))
     }
 
-    async fn verify_invite_inner(&self, req: &Request, body: VerifyInviteRequest) -> Result<VerifyInviteResponse, Failure> {
+    async fn verify_invite_inner(
+        &self,
+        req: &Request,
+        body: VerifyInviteRequest,
+    ) -> Result<VerifyInviteResponse, Failure> {
         let state = &self.0;
-        state.limiter.hit(&format!("code:client:{}", client_key(req)), CODE_ATTEMPTS_PER_CLIENT).await??;
+        state
+            .limiter
+            .hit(&format!("code:client:{}", client_key(req)), CODE_ATTEMPTS_PER_CLIENT)
+            .await??;
         if body.invite_code.trim().is_empty() || body.invite_code.len() > 64 {
             return Err(Failure::BadRequest("errors.inviteInvalid"));
         }
         let now = state.now();
-        let pending = google_pending::Entity::find_by_id(digest(&body.token)).one(&state.db).await?.filter(|p| p.expires_at > now);
-        let Some(pending) = pending else { return Err(Failure::BadRequest("errors.inviteTokenInvalid")) };
+        let pending = google_pending::Entity::find_by_id(digest(&body.token))
+            .one(&state.db)
+            .await?
+            .filter(|p| p.expires_at > now);
+        let Some(pending) = pending else {
+            return Err(Failure::BadRequest("errors.inviteTokenInvalid"));
+        };
 
         let txn = state.db.begin().await?;
         let outcome: Result<Result<i32, &'static str>, DbErr> = async {
             if !invites::consume(&txn, now, &body.invite_code).await? {
                 return Ok(Err("errors.inviteInvalid"));
             }
-            if google_pending::Entity::delete_by_id(pending.token_hash.clone()).exec(&txn).await?.rows_affected != 1 {
+            if google_pending::Entity::delete_by_id(pending.token_hash.clone())
+                .exec(&txn)
+                .await?
+                .rows_affected
+                != 1
+            {
                 return Ok(Err("errors.inviteTokenInvalid"));
             }
             if let Some(existing) = members::by_google_sub(&txn, &pending.google_sub).await? {
@@ -247,7 +290,15 @@ impl GoogleApi {
                 _ => None,
             };
             let username = members::derive_username(&txn, pending.name.as_deref(), pending.email.as_deref()).await?;
-            let member = members::insert(&txn, now, &username, email.as_ref(), None, Some(pending.google_sub.clone())).await?;
+            let member = members::insert(
+                &txn,
+                now,
+                &username,
+                email.as_ref(),
+                None,
+                Some(pending.google_sub.clone()),
+            )
+            .await?;
             Ok(Ok(member.id))
         }
         .await;
@@ -272,10 +323,19 @@ impl GoogleApi {
         if let Some(old) = sessions::request_session_hash(req) {
             sessions::delete(&state.db, &old).await?;
         }
-        let token = sessions::create(&state.db, state.settings.clock.as_ref(), state.settings.entropy.as_ref(), member.id).await?;
+        let token = sessions::create(
+            &state.db,
+            state.settings.clock.as_ref(),
+            state.settings.entropy.as_ref(),
+            member.id,
+        )
+        .await?;
         tracing::info!(username = member.username.as_str(), "member joined with Google");
         Ok(VerifyInviteResponse::Ok(
-            Json(LoginStatus { logged_in: true, username: Some(member.username) }),
+            Json(LoginStatus {
+                logged_in: true,
+                username: Some(member.username),
+            }),
             sessions::set_cookie(&token, state.secure_cookies()),
         ))
     }

@@ -47,7 +47,9 @@ impl LoginApi {
     #[oai(path = "/denglu", method = "get")]
     async fn status(&self, req: &Request, logout: Query<Option<bool>>) -> Result<StatusResponse, ApiError> {
         let lang = Lang::of_request(req);
-        self.status_inner(req, logout.0.unwrap_or(false)).await.map_err(|f| (f, lang).into())
+        self.status_inner(req, logout.0.unwrap_or(false))
+            .await
+            .map_err(|f| (f, lang).into())
     }
 
     /// Log in with username and password.
@@ -67,12 +69,18 @@ impl LoginApi {
                 sessions::delete(&state.db, &hash).await?;
             }
             return Ok(StatusResponse::Ok(
-                Json(LoginStatus { logged_in: false, username: None }),
+                Json(LoginStatus {
+                    logged_in: false,
+                    username: None,
+                }),
                 Some(sessions::clear_cookie(state.secure_cookies())),
             ));
         }
         Ok(StatusResponse::Ok(
-            Json(LoginStatus { logged_in: current.is_some(), username: current.map(|(_, m)| m.username) }),
+            Json(LoginStatus {
+                logged_in: current.is_some(),
+                username: current.map(|(_, m)| m.username),
+            }),
             None,
         ))
     }
@@ -81,12 +89,23 @@ impl LoginApi {
         let state = &self.0;
         let user_key = format!("login:user:{}", body.username.trim().to_lowercase());
         let client_key = format!("login:client:{}", client_key(req));
-        for (key, limits) in [(&user_key, LOGIN_FAILURES_PER_USER), (&client_key, LOGIN_FAILURES_PER_CLIENT)] {
+        for (key, limits) in [
+            (&user_key, LOGIN_FAILURES_PER_USER),
+            (&client_key, LOGIN_FAILURES_PER_CLIENT),
+        ] {
             state.limiter.check(key, limits).await??;
         }
-        let member = if body.username.len() <= 64 { members::by_username(&state.db, body.username.trim()).await? } else { None };
+        let member = if body.username.len() <= 64 {
+            members::by_username(&state.db, body.username.trim()).await?
+        } else {
+            None
+        };
         // Over-long passwords are never valid; do not let them cost argon2 time.
-        let password = if body.password.chars().count() <= 128 { body.password } else { String::new() };
+        let password = if body.password.chars().count() <= 128 {
+            body.password
+        } else {
+            String::new()
+        };
         let valid = secrets::verify_password(password, member.as_ref().and_then(|m| m.password_hash.clone())).await;
         let member = match (valid, member) {
             (true, Some(member)) => member,
@@ -101,9 +120,18 @@ impl LoginApi {
         if let Some(old) = sessions::request_session_hash(req) {
             sessions::delete(&state.db, &old).await?;
         }
-        let token = sessions::create(&state.db, state.settings.clock.as_ref(), state.settings.entropy.as_ref(), member.id).await?;
+        let token = sessions::create(
+            &state.db,
+            state.settings.clock.as_ref(),
+            state.settings.entropy.as_ref(),
+            member.id,
+        )
+        .await?;
         Ok(LoginResponse::Ok(
-            Json(LoginStatus { logged_in: true, username: Some(member.username) }),
+            Json(LoginStatus {
+                logged_in: true,
+                username: Some(member.username),
+            }),
             sessions::set_cookie(&token, state.secure_cookies()),
         ))
     }

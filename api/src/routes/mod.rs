@@ -31,6 +31,9 @@ pub fn api(state: Arc<AppState>) -> impl Endpoint<Output = Response> {
     let spec = service.spec_endpoint();
     let docs = docs::docs_endpoint(service.swagger_ui_html());
     let public_origin = state.settings.public_url.origin().ascii_serialization();
-    let routes = Route::new().at("/openapi.json", spec).at("/docs", docs).nest("/", service);
+    let routes = Route::new()
+        .at("/openapi.json", spec)
+        .at("/docs", docs)
+        .nest("/", service);
     errors::guard(routes.map_to_response(), public_origin)
 }

@@ -56,29 +56,46 @@ impl RegisterApi {
     #[oai(path = "/send-email", method = "post")]
     async fn send_email(&self, req: &Request, body: Json<SendEmailRequest>) -> Result<SentResponse, ApiError> {
         let lang = Lang::preferred(body.0.preferred_language.as_deref(), req);
-        self.send_email_inner(req, body.0, lang).await.map_err(|f| (f, lang).into())
+        self.send_email_inner(req, body.0, lang)
+            .await
+            .map_err(|f| (f, lang).into())
     }
 
     /// Create a member from an invitation code and the emailed code.
     #[oai(path = "/register", method = "post")]
     async fn register(&self, req: &Request, body: Json<RegisterRequest>) -> Result<RegisterResponse, FormError> {
         let lang = Lang::of_request(req);
-        self.register_inner(req, body.0, lang).await.map_err(|f| (f, lang).into())
+        self.register_inner(req, body.0, lang)
+            .await
+            .map_err(|f| (f, lang).into())
     }
 }
 
 impl RegisterApi {
-    async fn send_email_inner(&self, req: &Request, body: SendEmailRequest, lang: Lang) -> Result<SentResponse, Failure> {
+    async fn send_email_inner(
+        &self,
+        req: &Request,
+        body: SendEmailRequest,
+        lang: Lang,
+    ) -> Result<SentResponse, Failure> {
         let state = &self.0;
         let email = EmailAddress::parse(&body.email).map_err(Failure::BadRequest)?;
         let username = Username::parse(body.username.trim()).map_err(Failure::BadRequest)?;
         let address_key = format!("mail:address:{}", email.key());
         let client_key = format!("mail:client:{}", client_key(req));
-        state.limiter.hit_all(&[(&address_key, MAIL_PER_ADDRESS), (&client_key, MAIL_PER_CLIENT)]).await??;
+        state
+            .limiter
+            .hit_all(&[(&address_key, MAIL_PER_ADDRESS), (&client_key, MAIL_PER_CLIENT)])
+            .await??;
         // An address that is already a member's gets a notice instead of a code: the answer to
         // the caller stays the same, and only the address's owner learns of the attempt.
         let mail_result = match members::by_email(&state.db, &email).await? {
-            Some(member) => state.mailer.send(email.as_str(), lang, &member.username, Mail::AlreadyMember).await,
+            Some(member) => {
+                state
+                    .mailer
+                    .send(email.as_str(), lang, &member.username, Mail::AlreadyMember)
+                    .await
+            }
             None => {
                 let code = codes::issue(
                     &state.db,
@@ -89,17 +106,32 @@ impl RegisterApi {
                     None,
                 )
                 .await?;
-                state.mailer.send(email.as_str(), lang, username.as_str(), Mail::RegisterCode { code: &code }).await
+                state
+                    .mailer
+                    .send(
+                        email.as_str(),
+                        lang,
+                        username.as_str(),
+                        Mail::RegisterCode { code: &code },
+                    )
+                    .await
             }
         };
         if let Err(err) = mail_result {
             tracing::error!("sending a sign-up mail failed: {err:#}");
             return Err(Failure::Unavailable("errors.mailFailed"));
         }
-        Ok(SentResponse::Ok(Json(MessageBody { message: t(lang, "messages.codeSent") })))
+        Ok(SentResponse::Ok(Json(MessageBody {
+            message: t(lang, "messages.codeSent"),
+        })))
     }
 
-    async fn register_inner(&self, req: &Request, body: RegisterRequest, lang: Lang) -> Result<RegisterResponse, Failure> {
+    async fn register_inner(
+        &self,
+        req: &Request,
+        body: RegisterRequest,
+        lang: Lang,
+    ) -> Result<RegisterResponse, Failure> {
         let state = &self.0;
         let username = Username::parse(body.username.trim()).map_err(Failure::BadRequest)?;
         let password = Password::parse(&body.password).map_err(Failure::BadRequest)?;
@@ -108,9 +140,13 @@ impl RegisterApi {
         if body.invitation_code.trim().is_empty() || body.invitation_code.len() > 64 {
             return Err(Failure::BadRequest("errors.inviteInvalid"));
         }
-        state.limiter.hit(&format!("code:client:{}", client_key(req)), CODE_ATTEMPTS_PER_CLIENT).await??;
+        state
+            .limiter
+            .hit(&format!("code:client:{}", client_key(req)), CODE_ATTEMPTS_PER_CLIENT)
+            .await??;
         let now = state.now();
-        let Some(live_code) = codes::check(&state.db, now, REGISTER, &email.key(), code.as_str(), |_| true).await? else {
+        let Some(live_code) = codes::check(&state.db, now, REGISTER, &email.key(), code.as_str(), |_| true).await?
+        else {
             return Err(Failure::BadRequest("errors.codeInvalid"));
         };
         let password_hash = secrets::hash_password(password.as_str().to_string()).await?;
@@ -152,6 +188,8 @@ impl RegisterApi {
             }
         }
         tracing::info!(username = username.as_str(), "member registered");
-        Ok(RegisterResponse::Ok(Json(MessageBody { message: t(lang, "messages.registered") })))
+        Ok(RegisterResponse::Ok(Json(MessageBody {
+            message: t(lang, "messages.registered"),
+        })))
     }
 }

@@ -80,7 +80,11 @@ pub enum ResetResponse {
 impl ResetApi {
     /// Email a 6-digit reset code when the username and email belong to one member.
     #[oai(path = "/send-verify-code", method = "post")]
-    async fn send_verify_code(&self, req: &Request, body: Json<SendVerifyCodeRequest>) -> Result<SendCodeResponse, ApiError> {
+    async fn send_verify_code(
+        &self,
+        req: &Request,
+        body: Json<SendVerifyCodeRequest>,
+    ) -> Result<SendCodeResponse, ApiError> {
         let lang = Lang::preferred(body.0.preferred_language.as_deref(), req);
         self.send_inner(req, body.0, lang).await.map_err(|f| (f, lang).into())
     }
@@ -94,22 +98,39 @@ impl ResetApi {
 
     /// Set a new password with the reset token.
     #[oai(path = "/reset-password", method = "post")]
-    async fn reset_password(&self, req: &Request, auth: ResetToken, body: Json<ResetPasswordRequest>) -> Result<ResetResponse, ApiError> {
+    async fn reset_password(
+        &self,
+        req: &Request,
+        auth: ResetToken,
+        body: Json<ResetPasswordRequest>,
+    ) -> Result<ResetResponse, ApiError> {
         let lang = Lang::of_request(req);
-        self.reset_inner(req, &auth.0.token, body.0, lang).await.map_err(|f| (f, lang).into())
+        self.reset_inner(req, &auth.0.token, body.0, lang)
+            .await
+            .map_err(|f| (f, lang).into())
     }
 }
 
 impl ResetApi {
-    async fn send_inner(&self, req: &Request, body: SendVerifyCodeRequest, lang: Lang) -> Result<SendCodeResponse, Failure> {
+    async fn send_inner(
+        &self,
+        req: &Request,
+        body: SendVerifyCodeRequest,
+        lang: Lang,
+    ) -> Result<SendCodeResponse, Failure> {
         let state = self.0.clone();
         let email = EmailAddress::parse(&body.email).map_err(Failure::BadRequest)?;
         let username = Username::parse(body.username.trim()).map_err(Failure::BadRequest)?;
         // Limits count every request, member or not, so a 429 says nothing about the account.
         let address_key = format!("mail:address:{}", email.key());
         let client_key = format!("mail:client:{}", client_key(req));
-        state.limiter.hit_all(&[(&address_key, MAIL_PER_ADDRESS), (&client_key, MAIL_PER_CLIENT)]).await??;
-        let member = members::by_username(&state.db, username.as_str()).await?.filter(|m| m.email_key.as_deref() == Some(email.key().as_str()));
+        state
+            .limiter
+            .hit_all(&[(&address_key, MAIL_PER_ADDRESS), (&client_key, MAIL_PER_CLIENT)])
+            .await??;
+        let member = members::by_username(&state.db, username.as_str())
+            .await?
+            .filter(|m| m.email_key.as_deref() == Some(email.key().as_str()));
         if let Some(member) = member {
             let code = codes::issue(
                 &state.db,
@@ -123,19 +144,33 @@ impl ResetApi {
             // Sent after answering, so the answer takes as long for members as for strangers.
             let to = member.email.clone().unwrap_or_default();
             tokio::spawn(async move {
-                if let Err(err) = state.mailer.send(&to, lang, &member.username, Mail::ResetCode { code: &code }).await {
+                if let Err(err) = state
+                    .mailer
+                    .send(&to, lang, &member.username, Mail::ResetCode { code: &code })
+                    .await
+                {
                     tracing::error!("sending a reset code failed: {err:#}");
                 }
             });
         }
-        Ok(SendCodeResponse::Ok(Json(MessageBody { message: t(lang, "messages.resetCodeSent") })))
+        Ok(SendCodeResponse::Ok(Json(MessageBody {
+            message: t(lang, "messages.resetCodeSent"),
+        })))
     }
 
-    async fn verify_inner(&self, req: &Request, body: VerifyCodeRequest, lang: Lang) -> Result<VerifyResponse, Failure> {
+    async fn verify_inner(
+        &self,
+        req: &Request,
+        body: VerifyCodeRequest,
+        lang: Lang,
+    ) -> Result<VerifyResponse, Failure> {
         let state = &self.0;
         let email = EmailAddress::parse(&body.email).map_err(Failure::BadRequest)?;
         let code = EmailCode::parse(&body.code).map_err(Failure::BadRequest)?;
-        state.limiter.hit(&format!("code:client:{}", client_key(req)), CODE_ATTEMPTS_PER_CLIENT).await??;
+        state
+            .limiter
+            .hit(&format!("code:client:{}", client_key(req)), CODE_ATTEMPTS_PER_CLIENT)
+            .await??;
         let now = state.now();
         let member = members::by_username(&state.db, body.username.trim()).await?;
         let member_id = member.as_ref().map(|m| m.id);
@@ -143,7 +178,9 @@ impl ResetApi {
             member_id.is_some() && c.member_id == member_id
         })
         .await?;
-        let Some(live) = live else { return Err(Failure::BadRequest("errors.codeInvalid")) };
+        let Some(live) = live else {
+            return Err(Failure::BadRequest("errors.codeInvalid"));
+        };
         if !codes::consume(&state.db, &live).await? {
             return Err(Failure::BadRequest("errors.codeInvalid"));
         }
@@ -155,10 +192,19 @@ impl ResetApi {
         })
         .exec(&state.db)
         .await?;
-        Ok(VerifyResponse::Ok(Json(VerifiedBody { message: t(lang, "messages.codeVerified"), token })))
+        Ok(VerifyResponse::Ok(Json(VerifiedBody {
+            message: t(lang, "messages.codeVerified"),
+            token,
+        })))
     }
 
-    async fn reset_inner(&self, req: &Request, token: &str, body: ResetPasswordRequest, lang: Lang) -> Result<ResetResponse, Failure> {
+    async fn reset_inner(
+        &self,
+        req: &Request,
+        token: &str,
+        body: ResetPasswordRequest,
+        lang: Lang,
+    ) -> Result<ResetResponse, Failure> {
         let state = self.0.clone();
         let now = state.now();
         let found = reset_token::Entity::find_by_id(digest(token)).one(&state.db).await?;
@@ -192,11 +238,17 @@ impl ResetApi {
         if let Some(to) = member.email.clone() {
             let state = state.clone();
             tokio::spawn(async move {
-                if let Err(err) = state.mailer.send(&to, lang, &member.username, Mail::PasswordChanged).await {
+                if let Err(err) = state
+                    .mailer
+                    .send(&to, lang, &member.username, Mail::PasswordChanged)
+                    .await
+                {
                     tracing::error!("sending the password-changed notice failed: {err:#}");
                 }
             });
         }
-        Ok(ResetResponse::Ok(Json(MessageBody { message: t(lang, "messages.passwordReset") })))
+        Ok(ResetResponse::Ok(Json(MessageBody {
+            message: t(lang, "messages.passwordReset"),
+        })))
     }
 }

@@ -66,7 +66,10 @@ impl DevReload {
         std::thread::Builder::new()
             .name("dist-watcher".into())
             .spawn(move || reloader.run(changes_rx))?;
-        Ok(DevReload { events, _watcher: watcher })
+        Ok(DevReload {
+            events,
+            _watcher: watcher,
+        })
     }
 
     pub fn script(&self) -> Response {
@@ -79,23 +82,20 @@ impl DevReload {
     pub fn event_stream(&self, build_id: &str) -> Response {
         let hello = Bytes::from(format!("retry: 1000\nevent: hello\ndata: {build_id}\n\n"));
         let receiver = self.events.subscribe();
-        let stream = futures_util::stream::unfold(
-            (receiver, Some(hello)),
-            |(mut receiver, first)| async move {
-                if let Some(first) = first {
-                    return Some((Ok::<_, std::io::Error>(first), (receiver, None)));
-                }
-                let chunk = tokio::select! {
-                    message = receiver.recv() => match message {
-                        Ok(build_id) => Bytes::from(format!("event: reload\ndata: {build_id}\n\n")),
-                        Err(broadcast::error::RecvError::Lagged(_)) => Bytes::from_static(b"event: reload\ndata: \n\n"),
-                        Err(broadcast::error::RecvError::Closed) => return None,
-                    },
-                    _ = tokio::time::sleep(KEEP_ALIVE) => Bytes::from_static(b": keep-alive\n\n"),
-                };
-                Some((Ok(chunk), (receiver, None)))
-            },
-        );
+        let stream = futures_util::stream::unfold((receiver, Some(hello)), |(mut receiver, first)| async move {
+            if let Some(first) = first {
+                return Some((Ok::<_, std::io::Error>(first), (receiver, None)));
+            }
+            let chunk = tokio::select! {
+                message = receiver.recv() => match message {
+                    Ok(build_id) => Bytes::from(format!("event: reload\ndata: {build_id}\n\n")),
+                    Err(broadcast::error::RecvError::Lagged(_)) => Bytes::from_static(b"event: reload\ndata: \n\n"),
+                    Err(broadcast::error::RecvError::Closed) => return None,
+                },
+                _ = tokio::time::sleep(KEEP_ALIVE) => Bytes::from_static(b": keep-alive\n\n"),
+            };
+            Some((Ok(chunk), (receiver, None)))
+        });
         Response::builder()
             .content_type("text/event-stream")
             .header(CACHE_CONTROL, "no-cache")

@@ -48,7 +48,11 @@ pub fn choose(headers: &HeaderMap, has_gzip: bool, has_brotli: bool) -> Encoding
             }
         }
     }
-    let q_br = if has_brotli { q_br.or(q_star).unwrap_or(0.0) } else { 0.0 };
+    let q_br = if has_brotli {
+        q_br.or(q_star).unwrap_or(0.0)
+    } else {
+        0.0
+    };
     let q_gz = if has_gzip { q_gz.or(q_star).unwrap_or(0.0) } else { 0.0 };
     if q_br > 0.0 && q_br >= q_gz {
         Encoding::Brotli
@@ -67,7 +71,12 @@ pub fn split_q(item: &str) -> (&str, f32) {
     for param in parts {
         let param = param.trim();
         if let Some(v) = param.strip_prefix("q=").or_else(|| param.strip_prefix("Q=")) {
-            q = v.trim().parse::<f32>().ok().filter(|q| (0.0..=1.0).contains(q)).unwrap_or(0.0);
+            q = v
+                .trim()
+                .parse::<f32>()
+                .ok()
+                .filter(|q| (0.0..=1.0).contains(q))
+                .unwrap_or(0.0);
         }
     }
     (token, q)

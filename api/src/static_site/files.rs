@@ -6,9 +6,7 @@ use super::headers::{self, SecurityHeaders};
 use super::site_facts::SiteFacts;
 use anyhow::Context;
 use bytes::Bytes;
-use poem::http::header::{
-    CACHE_CONTROL, CONTENT_ENCODING, CONTENT_LANGUAGE, CONTENT_TYPE, ETAG, VARY,
-};
+use poem::http::header::{CACHE_CONTROL, CONTENT_ENCODING, CONTENT_LANGUAGE, CONTENT_TYPE, ETAG, VARY};
 use poem::http::{HeaderMap, HeaderValue};
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeSet, HashMap};
@@ -84,8 +82,7 @@ impl Site {
 
         let languages = &facts.languages;
         let mut pages: Vec<HashMap<Box<str>, Arc<Entry>>> = vec![HashMap::new(); languages.len()];
-        let mut not_found_pages: Vec<HashMap<&'static str, Arc<Entry>>> =
-            vec![HashMap::new(); languages.len()];
+        let mut not_found_pages: Vec<HashMap<&'static str, Arc<Entry>>> = vec![HashMap::new(); languages.len()];
         for (path, entry) in &files {
             let (lang, rest) = split_language(path, &facts, default_language);
             if let Some(route) = rest.strip_suffix("index.html") {
@@ -103,7 +100,11 @@ impl Site {
             .iter()
             .enumerate()
             .map(|(i, l)| {
-                let target = if i == default_language { "/".to_string() } else { format!("/{}/", l.code) };
+                let target = if i == default_language {
+                    "/".to_string()
+                } else {
+                    format!("/{}/", l.code)
+                };
                 HeaderValue::from_str(&target).expect("language codes are plain")
             })
             .collect();
@@ -138,12 +139,18 @@ fn list_files(dist_dir: &Path) -> anyhow::Result<BTreeSet<String>> {
         if !item.file_type().is_file() {
             continue;
         }
-        let relative = item.path().strip_prefix(dist_dir).expect("walkdir stays under its root");
+        let relative = item
+            .path()
+            .strip_prefix(dist_dir)
+            .expect("walkdir stays under its root");
         let mut key = String::new();
         let mut hidden = false;
         for part in relative.components() {
             // Non-UTF-8 names cannot be requested by a URL we would build anyway.
-            let Some(part) = part.as_os_str().to_str() else { hidden = true; break };
+            let Some(part) = part.as_os_str().to_str() else {
+                hidden = true;
+                break;
+            };
             hidden |= part.starts_with('.');
             if !key.is_empty() {
                 key.push('/');
@@ -159,7 +166,9 @@ fn list_files(dist_dir: &Path) -> anyhow::Result<BTreeSet<String>> {
 
 /// `x.gz` / `x.br` are representations of `x` when `x` exists, not files of their own.
 fn is_sibling(path: &str, paths: &BTreeSet<String>) -> bool {
-    [".gz", ".br"].iter().any(|suffix| path.strip_suffix(suffix).is_some_and(|base| paths.contains(base)))
+    [".gz", ".br"]
+        .iter()
+        .any(|suffix| path.strip_suffix(suffix).is_some_and(|base| paths.contains(base)))
 }
 
 fn load_entry(
@@ -171,7 +180,9 @@ fn load_entry(
     security: &SecurityHeaders,
 ) -> anyhow::Result<Entry> {
     let read = |p: &str| {
-        std::fs::read(dist_dir.join(p)).map(Bytes::from).with_context(|| format!("reading {}", dist_dir.join(p).display()))
+        std::fs::read(dist_dir.join(p))
+            .map(Bytes::from)
+            .with_context(|| format!("reading {}", dist_dir.join(p).display()))
     };
     let body = read(path)?;
     let hash = Sha256::digest(&body);
@@ -247,6 +258,11 @@ impl CommonHeaders<'_> {
         } else {
             negotiated_headers.insert(VARY, headers::VARY_LANGUAGE);
         }
-        Variant { body, etag, headers, negotiated_headers }
+        Variant {
+            body,
+            etag,
+            headers,
+            negotiated_headers,
+        }
     }
 }

@@ -11,8 +11,7 @@ pub const CACHE_IMMUTABLE: HeaderValue = HeaderValue::from_static("public, max-a
 pub const CACHE_REVALIDATE: HeaderValue = HeaderValue::from_static("no-cache");
 
 pub const VARY_ENCODING: HeaderValue = HeaderValue::from_static("Accept-Encoding");
-pub const VARY_ENCODING_LANGUAGE: HeaderValue =
-    HeaderValue::from_static("Accept-Encoding, Cookie, Accept-Language");
+pub const VARY_ENCODING_LANGUAGE: HeaderValue = HeaderValue::from_static("Accept-Encoding, Cookie, Accept-Language");
 pub const VARY_LANGUAGE: HeaderValue = HeaderValue::from_static("Cookie, Accept-Language");
 
 /// The headers every response carries. The CSP depends on the build (the inline head script's
@@ -35,12 +34,16 @@ impl SecurityHeaders {
              connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'self'; \
              form-action 'self'; frame-ancestors 'none'"
         );
-        Self { csp: HeaderValue::from_str(&csp).expect("hashes were checked to be header-safe") }
+        Self {
+            csp: HeaderValue::from_str(&csp).expect("hashes were checked to be header-safe"),
+        }
     }
 
     /// Adds the headers, keeping a CSP the response already chose (e.g. the API docs page).
     pub fn apply(&self, headers: &mut HeaderMap) {
-        headers.entry(CONTENT_SECURITY_POLICY).or_insert_with(|| self.csp.clone());
+        headers
+            .entry(CONTENT_SECURITY_POLICY)
+            .or_insert_with(|| self.csp.clone());
         for (name, value) in Self::fixed() {
             headers.insert(name, value);
         }
@@ -50,7 +53,10 @@ impl SecurityHeaders {
         // HSTS is left out on purpose: this server speaks plain HTTP; a TLS proxy in front adds it.
         [
             (X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")),
-            (REFERRER_POLICY, HeaderValue::from_static("strict-origin-when-cross-origin")),
+            (
+                REFERRER_POLICY,
+                HeaderValue::from_static("strict-origin-when-cross-origin"),
+            ),
             (X_FRAME_OPTIONS, HeaderValue::from_static("DENY")),
         ]
     }
@@ -58,7 +64,10 @@ impl SecurityHeaders {
 
 /// The `Content-Type` of a file in `dist/`, by its name.
 pub fn content_type(path: &str) -> HeaderValue {
-    let ext = path.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase()).unwrap_or_default();
+    let ext = path
+        .rsplit_once('.')
+        .map(|(_, e)| e.to_ascii_lowercase())
+        .unwrap_or_default();
     let fixed = match ext.as_str() {
         "html" | "htm" => Some("text/html; charset=utf-8"),
         "js" | "mjs" => Some("text/javascript"),
@@ -86,7 +95,9 @@ pub fn content_type(path: &str) -> HeaderValue {
 /// esbuild names chunks `name-HASH.ext` (8 base32 characters); the generator's search index
 /// follows the same shape. Anything in `assets/` without such a suffix (the manifest) is not.
 pub fn is_content_hashed(path: &str) -> bool {
-    let Some(rest) = path.strip_prefix("assets/") else { return false };
+    let Some(rest) = path.strip_prefix("assets/") else {
+        return false;
+    };
     let name = rest.rsplit('/').next().unwrap_or(rest);
     let stem = name.split('.').next().unwrap_or(name);
     match stem.rsplit_once('-') {

@@ -24,7 +24,9 @@ fn from_cookie<T>(headers: &HeaderMap, recognise: impl Fn(&str) -> Option<T>) ->
     for value in headers.get_all(COOKIE) {
         let Ok(value) = value.to_str() else { continue };
         for pair in value.split(';') {
-            let Some((name, v)) = pair.split_once('=') else { continue };
+            let Some((name, v)) = pair.split_once('=') else {
+                continue;
+            };
             if name.trim() != COOKIE_NAME {
                 continue;
             }
@@ -61,9 +63,7 @@ fn matches(range: &str, language: &Language) -> bool {
 
 fn is_or_extends(range: &str, tag: &str) -> bool {
     let (r, t) = (range.as_bytes(), tag.as_bytes());
-    r.len() >= t.len()
-        && r[..t.len()].eq_ignore_ascii_case(t)
-        && (r.len() == t.len() || r[t.len()] == b'-')
+    r.len() >= t.len() && r[..t.len()].eq_ignore_ascii_case(t) && (r.len() == t.len() || r[t.len()] == b'-')
 }
 
 #[cfg(test)]
@@ -74,7 +74,10 @@ mod tests {
     fn langs() -> Vec<Language> {
         [("en", "en"), ("zh", "zh-Hant"), ("ja", "ja")]
             .into_iter()
-            .map(|(code, tag)| Language { code: code.into(), tag: tag.into() })
+            .map(|(code, tag)| Language {
+                code: code.into(),
+                tag: tag.into(),
+            })
             .collect()
     }
 

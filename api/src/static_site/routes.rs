@@ -8,9 +8,15 @@ use std::borrow::Cow;
 
 pub enum Resolved<'a> {
     /// A file or page; `negotiated` when its language was chosen from the request headers.
-    File { entry: &'a Entry, negotiated: bool },
+    File {
+        entry: &'a Entry,
+        negotiated: bool,
+    },
     /// A collection's prerendered not-found page, sent with status 404.
-    NotFoundPage { entry: &'a Entry, negotiated: bool },
+    NotFoundPage {
+        entry: &'a Entry,
+        negotiated: bool,
+    },
     NotFound,
     Redirect(&'a HeaderValue),
     BadRequest,
@@ -21,12 +27,19 @@ pub enum Resolved<'a> {
 const FILE_ONLY_ROOTS: [&str; 4] = ["api", "assets", "locales", "__dev"];
 
 pub fn resolve<'a>(site: &'a Site, raw_path: &str, headers: &HeaderMap) -> Resolved<'a> {
-    let Some(path) = decode_path(raw_path) else { return Resolved::BadRequest };
-    let Some(relative) = path.strip_prefix('/') else { return Resolved::BadRequest };
+    let Some(path) = decode_path(raw_path) else {
+        return Resolved::BadRequest;
+    };
+    let Some(relative) = path.strip_prefix('/') else {
+        return Resolved::BadRequest;
+    };
 
     if !relative.is_empty() && !relative.ends_with('/') {
         if let Some(entry) = site.files.get(relative) {
-            return Resolved::File { entry, negotiated: false };
+            return Resolved::File {
+                entry,
+                negotiated: false,
+            };
         }
     }
 
@@ -39,7 +52,10 @@ pub fn resolve<'a>(site: &'a Site, raw_path: &str, headers: &HeaderMap) -> Resol
     let negotiated = prefixed.is_none();
     // A page missing in the chosen language falls back to the default's rather than vanish.
     let pages = &site.pages;
-    if let Some(entry) = pages[lang].get(route).or_else(|| pages[site.default_language].get(route)) {
+    if let Some(entry) = pages[lang]
+        .get(route)
+        .or_else(|| pages[site.default_language].get(route))
+    {
         return Resolved::File { entry, negotiated };
     }
 

@@ -11,7 +11,9 @@ pub fn respond(site: &Site, req: &Request) -> Response {
     let method = req.method();
     if method != Method::GET && method != Method::HEAD {
         let mut response = plain(site, StatusCode::METHOD_NOT_ALLOWED, "Method Not Allowed\n");
-        response.headers_mut().insert(ALLOW, HeaderValue::from_static("GET, HEAD"));
+        response
+            .headers_mut()
+            .insert(ALLOW, HeaderValue::from_static("GET, HEAD"));
         return response;
     }
     let headers = req.headers();
@@ -23,7 +25,12 @@ pub fn respond(site: &Site, req: &Request) -> Response {
             } else {
                 StatusCode::OK
             };
-            build(status, variant_headers(variant, negotiated).clone(), variant, status == StatusCode::OK)
+            build(
+                status,
+                variant_headers(variant, negotiated).clone(),
+                variant,
+                status == StatusCode::OK,
+            )
         }
         Resolved::NotFoundPage { entry, negotiated } => {
             let variant = pick(entry, headers);
@@ -59,7 +66,11 @@ fn variant_headers(variant: &Variant, negotiated: bool) -> &HeaderMap {
 
 fn build(status: StatusCode, headers: HeaderMap, variant: &Variant, with_body: bool) -> Response {
     // HEAD keeps the body: hyper sends its length and drops the bytes.
-    let body = if with_body { Body::from_bytes(variant.body.clone()) } else { Body::empty() };
+    let body = if with_body {
+        Body::from_bytes(variant.body.clone())
+    } else {
+        Body::empty()
+    };
     let mut response = Response::builder().status(status).body(body);
     *response.headers_mut() = headers;
     response

@@ -28,15 +28,15 @@ impl SiteFacts {
         let path = dist_dir.join("_site.json");
         let text = match std::fs::read(&path) {
             Ok(text) => text,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => bail!(
-                "dist/ is not built: run `make build` ({} is missing)",
-                path.display()
-            ),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                bail!("dist/ is not built: run `make build` ({} is missing)", path.display())
+            }
             Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
         };
-        let facts: SiteFacts =
-            serde_json::from_slice(&text).with_context(|| format!("parsing {}", path.display()))?;
-        facts.validate().with_context(|| format!("checking {}", path.display()))?;
+        let facts: SiteFacts = serde_json::from_slice(&text).with_context(|| format!("parsing {}", path.display()))?;
+        facts
+            .validate()
+            .with_context(|| format!("checking {}", path.display()))?;
         Ok(facts)
     }
 
@@ -45,7 +45,10 @@ impl SiteFacts {
             bail!("`languages` is empty");
         }
         if self.default_index().is_none() {
-            bail!("`default_language` {:?} is not one of `languages`", self.default_language);
+            bail!(
+                "`default_language` {:?} is not one of `languages`",
+                self.default_language
+            );
         }
         for lang in &self.languages {
             // Codes become URL segments and header values; keep them plain.

@@ -77,9 +77,14 @@ pub async fn fresh_database(backend: Backend, dir: &std::path::Path) -> String {
         Backend::Postgres => {
             use sea_orm::ConnectionTrait;
             let admin_url = std::env::var("TEST_DATABASE_URL").expect("TEST_DATABASE_URL");
-            let admin = sea_orm::Database::connect(&admin_url).await.expect("connect to TEST_DATABASE_URL");
+            let admin = sea_orm::Database::connect(&admin_url)
+                .await
+                .expect("connect to TEST_DATABASE_URL");
             let name = format!("test_{}", uuid_like());
-            admin.execute_unprepared(&format!("CREATE DATABASE {name}")).await.expect("create test database");
+            admin
+                .execute_unprepared(&format!("CREATE DATABASE {name}"))
+                .await
+                .expect("create test database");
             admin.close().await.ok();
             let mut url = url::Url::parse(&admin_url).expect("TEST_DATABASE_URL is a URL");
             url.set_path(&format!("/{name}"));
@@ -110,7 +115,13 @@ impl TestApp {
         let state = api::startup::build_state(settings).await.expect("app state");
         let endpoint = poem::Route::new().nest("/api", api::startup::api_endpoint(state.clone()));
         let client = TestClient::new(poem::EndpointExt::boxed(poem::EndpointExt::map_to_response(endpoint)));
-        TestApp { client, clock, state, dir, database_url }
+        TestApp {
+            client,
+            clock,
+            state,
+            dir,
+            database_url,
+        }
     }
 
     pub fn outbox(&self) -> PathBuf {
@@ -138,12 +149,16 @@ impl TestApp {
     }
 
     pub async fn invite(&self, uses: u32, days: Option<u32>) -> String {
-        api::invites::create(&self.state.db, &self.clock, &api::clock::OsEntropy, uses, days).await.expect("invite")
+        api::invites::create(&self.state.db, &self.clock, &api::clock::OsEntropy, uses, days)
+            .await
+            .expect("invite")
     }
 
     /// Every message in the outbox to `to`, oldest first (outbox names sort in sending order).
     pub fn mails_to(&self, to: &str) -> Vec<Mail> {
-        let Ok(entries) = std::fs::read_dir(self.outbox()) else { return Vec::new() };
+        let Ok(entries) = std::fs::read_dir(self.outbox()) else {
+            return Vec::new();
+        };
         let mut mails: Vec<(PathBuf, Mail)> = entries
             .filter_map(|e| e.ok())
             .filter(|e| e.path().extension().is_some_and(|x| x == "eml"))
@@ -169,7 +184,12 @@ impl TestApp {
     /// Asks for a sign-up code and returns it from the mail.
     pub async fn signup_code(&self, email: &str, username: &str) -> String {
         let before = self.mails_to(email).len();
-        let reply = self.post("/api/send-email", json!({"email": email, "username": username, "preferredLanguage": "en"})).await;
+        let reply = self
+            .post(
+                "/api/send-email",
+                json!({"email": email, "username": username, "preferredLanguage": "en"}),
+            )
+            .await;
         reply.assert(StatusCode::OK);
         let mails = self.wait_for_mails(email, before + 1).await;
         mails.last().unwrap().code().expect("a code in the mail")
@@ -193,7 +213,9 @@ impl TestApp {
 
     /// Logs in and returns the `session=...` cookie pair.
     pub async fn login(&self, username: &str, password: &str) -> String {
-        let reply = self.post("/api/denglu", json!({"username": username, "password": password})).await;
+        let reply = self
+            .post("/api/denglu", json!({"username": username, "password": password}))
+            .await;
         reply.assert(StatusCode::OK);
         reply.session_cookie().expect("a session cookie")
     }
@@ -223,7 +245,12 @@ impl Reply {
         let headers = resp.headers().clone();
         let text = resp.into_body().into_string().await.expect("body");
         let body = serde_json::from_str(&text).unwrap_or(Value::Null);
-        Reply { status, headers, text, body }
+        Reply {
+            status,
+            headers,
+            text,
+            body,
+        }
     }
 
     pub fn assert(&self, status: StatusCode) -> &Self {
@@ -247,11 +274,17 @@ impl Reply {
 
     /// The text of the JSON field the client reads.
     pub fn field(&self, name: &str) -> String {
-        self.body[name].as_str().unwrap_or_else(|| panic!("no string field {name} in {}", self.text)).to_string()
+        self.body[name]
+            .as_str()
+            .unwrap_or_else(|| panic!("no string field {name} in {}", self.text))
+            .to_string()
     }
 
     pub fn retry_after(&self) -> u64 {
-        self.header("retry-after").expect("Retry-After").parse().expect("seconds")
+        self.header("retry-after")
+            .expect("Retry-After")
+            .parse()
+            .expect("seconds")
     }
 }
 
@@ -266,7 +299,12 @@ impl Mail {
     pub fn parse(raw: &[u8]) -> Mail {
         let message = mail_parser::MessageParser::default().parse(raw).expect("a mail");
         Mail {
-            to: message.to().and_then(|a| a.first()).and_then(|a| a.address()).unwrap_or_default().to_string(),
+            to: message
+                .to()
+                .and_then(|a| a.first())
+                .and_then(|a| a.address())
+                .unwrap_or_default()
+                .to_string(),
             subject: message.subject().unwrap_or_default().to_string(),
             text: message.body_text(0).map(|t| t.to_string()).unwrap_or_default(),
             html: message.body_html(0).map(|t| t.to_string()).unwrap_or_default(),

@@ -1,4 +1,4 @@
-import { pickThumbnail } from "./thumbnail";
+import { pickThumbnail } from './thumbnail';
 
 /** One post as `GET /api/feed` returns it (SPEC.md section 3). */
 export interface FeedPost {
@@ -16,7 +16,7 @@ export interface BlogPost extends FeedPost {
   image: string;
 }
 
-const str = (v: unknown): string => (typeof v === "string" ? v : "");
+const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
 /** Only http(s) links become `<a href>`: a feed is not trusted to hand us `javascript:`. */
 export function safeLink(href: string): string | null {
@@ -25,12 +25,16 @@ export function safeLink(href: string): string | null {
 
 /** Whatever the feed sent → posts with string fields; entries without a title are skipped. */
 export function normalizePosts(data: unknown): BlogPost[] {
-  const list = Array.isArray(data) ? data : Array.isArray((data as { items?: unknown })?.items) ? (data as { items: unknown[] }).items : null;
-  if (!list) throw new Error("feed is not a list of posts");
+  const list = Array.isArray(data)
+    ? data
+    : Array.isArray((data as { items?: unknown })?.items)
+      ? (data as { items: unknown[] }).items
+      : null;
+  if (!list) throw new Error('feed is not a list of posts');
   const seen = new Set<string>();
   const posts: BlogPost[] = [];
   for (const raw of list) {
-    if (!raw || typeof raw !== "object") continue;
+    if (!raw || typeof raw !== 'object') continue;
     const r = raw as Record<string, unknown>;
     const post: FeedPost = {
       title: str(r.title).trim(),
@@ -50,13 +54,13 @@ export function normalizePosts(data: unknown): BlogPost[] {
 
 /** `pubDate` shown as a date in the page's language; unparsable dates are shown as sent. */
 export function formatDate(pubDate: string, locale: string): string {
-  const time = Date.parse(pubDate.includes(" ") && !pubDate.includes("T") && /^\d{4}-/.test(pubDate) ? pubDate.replace(" ", "T") : pubDate);
+  const time = Date.parse(pubDate.includes(' ') && !pubDate.includes('T') && /^\d{4}-/.test(pubDate) ? pubDate.replace(' ', 'T') : pubDate);
   if (Number.isNaN(time)) return pubDate;
-  return new Intl.DateTimeFormat(locale, { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" }).format(time);
+  return new Intl.DateTimeFormat(locale, { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' }).format(time);
 }
 
 export async function fetchFeed(url: string, signal?: AbortSignal): Promise<BlogPost[]> {
-  const res = await fetch(url, { headers: { Accept: "application/json" }, signal });
+  const res = await fetch(url, { headers: { Accept: 'application/json' }, signal });
   if (!res.ok) throw new Error(`feed answered ${res.status}`);
   return normalizePosts(await res.json());
 }
@@ -67,7 +71,7 @@ export async function fetchFeed(url: string, signal?: AbortSignal): Promise<Blog
  */
 export function preloadImages(urls: string[], timeoutMs = 4000): Promise<void> {
   const unique = [...new Set(urls)];
-  if (typeof Image === "undefined" || unique.length === 0) return Promise.resolve();
+  if (typeof Image === 'undefined' || unique.length === 0) return Promise.resolve();
   const loads = unique.map(
     (src) =>
       new Promise<void>((resolve) => {

@@ -1,11 +1,11 @@
-import { useEffect, useId, useRef, type ChangeEvent, type FormEvent, type ReactNode } from "react";
-import { useTranslation } from "react-i18next";
-import { localizedPath, type Lang } from "../lib/languages";
+import { useEffect, useId, useRef, type ChangeEvent, type FormEvent, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { localizedPath, type Lang } from '../lib/languages';
 
 /** SPEC.md: the back button goes one page back; a first page in the tab goes home instead. */
 export function goBack(lang: Lang): void {
   if (window.history.length > 1) window.history.back();
-  else window.location.assign(localizedPath("/", lang));
+  else window.location.assign(localizedPath('/', lang));
 }
 
 export function BackButton({ lang, label }: { lang: Lang; label: string }) {
@@ -38,7 +38,7 @@ export function FormCard({ title, subtitle, back, children }: { title: string; s
 export function ErrorBox({ id, message }: { id: string; message: string | null }) {
   return (
     <div id={id} className="error-box form-error" role="alert">
-      {message ?? ""}
+      {message ?? ''}
     </div>
   );
 }
@@ -47,7 +47,7 @@ export function ErrorBox({ id, message }: { id: string; message: string | null }
 export function StatusBox({ message }: { message: string | null }) {
   return (
     <div className="form-status" role="status">
-      {message ?? ""}
+      {message ?? ''}
     </div>
   );
 }
@@ -57,16 +57,27 @@ export interface TextFieldProps {
   name: string;
   value: string;
   onChange: (value: string) => void;
-  type?: "text" | "password" | "email";
+  type?: 'text' | 'password' | 'email';
   autoComplete?: string;
-  inputMode?: "text" | "numeric" | "email";
+  inputMode?: 'text' | 'numeric' | 'email';
   invalid?: boolean;
   errorId?: string;
   /** A control beside the input (the email-confirm button). */
   addon?: ReactNode;
 }
 
-export function TextField({ label, name, value, onChange, type = "text", autoComplete, inputMode, invalid, errorId, addon }: TextFieldProps) {
+export function TextField({
+  label,
+  name,
+  value,
+  onChange,
+  type = 'text',
+  autoComplete,
+  inputMode,
+  invalid,
+  errorId,
+  addon,
+}: TextFieldProps) {
   const id = useId();
   const input = useRef<HTMLInputElement>(null);
   // The prerendered field can be typed into (or autofilled) before hydration; React keeps that
@@ -75,13 +86,13 @@ export function TextField({ label, name, value, onChange, type = "text", autoCom
   useEffect(() => {
     if (adopted.current) return;
     adopted.current = true;
-    const typed = input.current?.value ?? "";
+    const typed = input.current?.value ?? '';
     if (typed && typed !== value) onChange(typed);
   }, [onChange, value]);
   return (
     <div className="field form-field">
       <label htmlFor={id}>{label}</label>
-      <div className={addon ? "form-control form-control-addon" : "form-control"}>
+      <div className={addon ? 'form-control form-control-addon' : 'form-control'}>
         <input
           ref={input}
           id={id}
@@ -107,14 +118,14 @@ export function BusyButton({
   busy,
   label,
   busyLabel,
-  type = "submit",
+  type = 'submit',
   onClick,
-  className = "button button-primary",
+  className = 'button button-primary',
 }: {
   busy: boolean;
   label: string;
   busyLabel: string;
-  type?: "submit" | "button";
+  type?: 'submit' | 'button';
   onClick?: () => void;
   className?: string;
 }) {
@@ -139,6 +150,6 @@ export function useT() {
 
 /** A query-string parameter of the current page; read only after hydration (never on the server). */
 export function queryParam(name: string): string | null {
-  if (typeof window === "undefined") return null;
+  if (typeof window === 'undefined') return null;
   return new URLSearchParams(window.location.search).get(name);
 }

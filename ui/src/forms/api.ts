@@ -10,14 +10,14 @@ export interface ApiAnswer {
  * credentials). A network failure resolves as status 0 so every caller has one failure path.
  */
 export async function postJson(path: string, body: unknown, opts: { token?: string } = {}): Promise<ApiAnswer> {
-  const headers: Record<string, string> = { "Content-Type": "application/json", Accept: "application/json" };
+  const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json' };
   if (opts.token) headers.Authorization = `Bearer ${opts.token}`;
   try {
-    const res = await fetch(path, { method: "POST", credentials: "include", headers, body: JSON.stringify(body) });
+    const res = await fetch(path, { method: 'POST', credentials: 'include', headers, body: JSON.stringify(body) });
     let data: Record<string, unknown> = {};
     try {
       const parsed: unknown = await res.json();
-      if (parsed && typeof parsed === "object") data = parsed as Record<string, unknown>;
+      if (parsed && typeof parsed === 'object') data = parsed as Record<string, unknown>;
     } catch {
       // An empty or non-JSON body leaves data empty; the caller falls back to its own message.
     }
@@ -29,7 +29,7 @@ export async function postJson(path: string, body: unknown, opts: { token?: stri
 }
 
 /** A server-sent text field (`error` or `message`), if it is a non-empty string. */
-export function serverText(data: Record<string, unknown>, field: "error" | "message"): string | null {
+export function serverText(data: Record<string, unknown>, field: 'error' | 'message'): string | null {
   const v = data[field];
-  return typeof v === "string" && v.trim() ? v : null;
+  return typeof v === 'string' && v.trim() ? v : null;
 }

@@ -1,4 +1,4 @@
-import { useCallback, useRef, useState } from "react";
+import { useCallback, useRef, useState } from 'react';
 
 /**
  * One request at a time per action: a second click or Enter while the first is in flight is

@@ -4,10 +4,10 @@
  */
 export type MessageKey = string;
 
-const blank = (v: string | null | undefined) => !v || v.trim() === "";
+const blank = (v: string | null | undefined) => !v || v.trim() === '';
 
 export function validateLogin(f: { username: string; password: string }): MessageKey | null {
-  return blank(f.username) || blank(f.password) ? "login.errors.empty" : null;
+  return blank(f.username) || blank(f.password) ? 'login.errors.empty' : null;
 }
 
 export interface RegisterFields {
@@ -20,7 +20,7 @@ export interface RegisterFields {
 
 export function validateRegister(f: RegisterFields): MessageKey | null {
   const all = [f.username, f.password, f.email, f.emailVerificationCode, f.invitationCode];
-  return all.some(blank) ? "register.errors.empty" : null;
+  return all.some(blank) ? 'register.errors.empty' : null;
 }
 
 /** SPEC.md's simple shape: no spaces, something@something.something. */
@@ -28,24 +28,24 @@ export const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** The email-confirm button's check; its message is shown in an error modal. */
 export function validateEmailForCode(email: string): MessageKey | null {
-  if (blank(email)) return "register.errors.emailRequired";
-  return EMAIL_SHAPE.test(email.trim()) ? null : "register.errors.emailFormat";
+  if (blank(email)) return 'register.errors.emailRequired';
+  return EMAIL_SHAPE.test(email.trim()) ? null : 'register.errors.emailFormat';
 }
 
 export function validateForgot(f: { username: string; email: string; code: string }): MessageKey | null {
-  return [f.username, f.email, f.code].some(blank) ? "forgot.errors.empty" : null;
+  return [f.username, f.email, f.code].some(blank) ? 'forgot.errors.empty' : null;
 }
 
 /** Before sending a code the form needs whom to send it to. */
 export function validateForgotSend(f: { username: string; email: string }): MessageKey | null {
-  return [f.username, f.email].some(blank) ? "forgot.errors.sendEmpty" : null;
+  return [f.username, f.email].some(blank) ? 'forgot.errors.sendEmpty' : null;
 }
 
 export function validateReset(f: { newPassword: string; confirmPassword: string }): MessageKey | null {
-  if (blank(f.newPassword) || blank(f.confirmPassword)) return "reset.errors.empty";
-  return f.newPassword === f.confirmPassword ? null : "reset.errors.mismatch";
+  if (blank(f.newPassword) || blank(f.confirmPassword)) return 'reset.errors.empty';
+  return f.newPassword === f.confirmPassword ? null : 'reset.errors.mismatch';
 }
 
 export function validateInvite(f: { inviteCode: string }): MessageKey | null {
-  return blank(f.inviteCode) ? "invite.errors.empty" : null;
+  return blank(f.inviteCode) ? 'invite.errors.empty' : null;
 }

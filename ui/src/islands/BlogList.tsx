@@ -1,12 +1,12 @@
 // The articles page's list of the owner's external blog posts (SPEC.md sections 2 and 4): a
 // loading message, then the latest 4 as recent posts and every post as a card, 4 to a page.
-import { useEffect, useId, useRef, useState } from "react";
-import { useTranslation } from "react-i18next";
-import { useIsland } from "../components/IslandRoot";
-import { fetchFeed, formatDate, preloadImages, safeLink, type BlogPost } from "../blog/feed";
-import { RECENT_COUNT, pageOf } from "../blog/paging";
+import { useEffect, useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useIsland } from '../components/IslandRoot';
+import { fetchFeed, formatDate, preloadImages, safeLink, type BlogPost } from '../blog/feed';
+import { RECENT_COUNT, pageOf } from '../blog/paging';
 
-const HTML_LANG: Record<string, string> = { en: "en", zh: "zh-Hant", ja: "ja" };
+const HTML_LANG: Record<string, string> = { en: 'en', zh: 'zh-Hant', ja: 'ja' };
 
 function PostTitle({ post, note }: { post: BlogPost; note: string }) {
   const href = safeLink(post.link);
@@ -30,7 +30,10 @@ function PostCard({ post, locale, note, byLine }: { post: BlogPost; locale: stri
         <p className="blog-card-meta">
           {post.author ? <span className="blog-card-author">{byLine}</span> : null}
           {post.pubDate ? (
-            <time className="blog-card-date" dateTime={Number.isNaN(Date.parse(post.pubDate)) ? undefined : new Date(post.pubDate).toISOString()}>
+            <time
+              className="blog-card-date"
+              dateTime={Number.isNaN(Date.parse(post.pubDate)) ? undefined : new Date(post.pubDate).toISOString()}
+            >
               {formatDate(post.pubDate, locale)}
             </time>
           ) : null}
@@ -40,10 +43,10 @@ function PostCard({ post, locale, note, byLine }: { post: BlogPost; locale: stri
   );
 }
 
-export default function BlogList({ feedUrl = "/api/feed" }: { feedUrl?: string }) {
+export default function BlogList({ feedUrl = '/api/feed' }: { feedUrl?: string }) {
   const { t } = useTranslation();
   const { lang } = useIsland();
-  const locale = HTML_LANG[lang] ?? "en";
+  const locale = HTML_LANG[lang] ?? 'en';
   // Loading on the server too: the prerendered page says so, and hydration agrees.
   const [loading, setLoading] = useState(true);
   const [posts, setPosts] = useState<BlogPost[]>([]);
@@ -64,7 +67,7 @@ export default function BlogList({ feedUrl = "/api/feed" }: { feedUrl?: string }
       })
       .catch((err: unknown) => {
         // SPEC.md section 8: a feed failure is only logged; the page shows its empty state.
-        console.warn("blog feed could not be loaded", err);
+        console.warn('blog feed could not be loaded', err);
       })
       .finally(() => {
         if (alive) setLoading(false);
@@ -75,25 +78,25 @@ export default function BlogList({ feedUrl = "/api/feed" }: { feedUrl?: string }
     };
   }, [feedUrl]);
 
-  const note = t("blog.opensExternally", "(opens in a new tab)");
+  const note = t('blog.opensExternally', '(opens in a new tab)');
   const current = pageOf(posts, page);
 
   const prevButton = useRef<HTMLButtonElement>(null);
   const nextButton = useRef<HTMLButtonElement>(null);
-  const go = (to: number, from: "previous" | "next") => {
+  const go = (to: number, from: 'previous' | 'next') => {
     const target = pageOf(posts, to);
     setPage(target.page);
-    listTop.current?.scrollIntoView({ block: "nearest" });
+    listTop.current?.scrollIntoView({ block: 'nearest' });
     // A button that becomes disabled drops keyboard focus to <body>: hand it to the other one.
-    if (from === "next" && !target.hasNext) prevButton.current?.focus();
-    if (from === "previous" && !target.hasPrevious) nextButton.current?.focus();
+    if (from === 'next' && !target.hasNext) prevButton.current?.focus();
+    if (from === 'previous' && !target.hasPrevious) nextButton.current?.focus();
   };
 
   if (loading) {
     return (
       <section className="blog" aria-busy="true">
         <p className="blog-loading" role="status">
-          {t("blog.loading", "Loading posts…")}
+          {t('blog.loading', 'Loading posts…')}
         </p>
       </section>
     );
@@ -103,7 +106,7 @@ export default function BlogList({ feedUrl = "/api/feed" }: { feedUrl?: string }
     return (
       <section className="blog">
         <p className="blog-empty" role="status">
-          {t("blog.empty", "No posts to show right now. Please check back later.")}
+          {t('blog.empty', 'No posts to show right now. Please check back later.')}
         </p>
       </section>
     );
@@ -111,7 +114,7 @@ export default function BlogList({ feedUrl = "/api/feed" }: { feedUrl?: string }
 
   return (
     <section className="blog">
-      <h2 className="blog-heading">{t("blog.recent", "Recent posts")}</h2>
+      <h2 className="blog-heading">{t('blog.recent', 'Recent posts')}</h2>
       <ul className="blog-recent">
         {posts.slice(0, RECENT_COUNT).map((post) => (
           <li key={post.guid}>
@@ -121,22 +124,34 @@ export default function BlogList({ feedUrl = "/api/feed" }: { feedUrl?: string }
         ))}
       </ul>
       <h2 className="blog-heading" id={headingId} ref={listTop} tabIndex={-1}>
-        {t("blog.all", "All posts")}
+        {t('blog.all', 'All posts')}
       </h2>
       <ul className="blog-cards" aria-labelledby={headingId}>
         {current.items.map((post) => (
-          <PostCard key={post.guid} post={post} locale={locale} note={note} byLine={t("blog.by", { author: post.author, defaultValue: "By {{author}}" })} />
+          <PostCard
+            key={post.guid}
+            post={post}
+            locale={locale}
+            note={note}
+            byLine={t('blog.by', { author: post.author, defaultValue: 'By {{author}}' })}
+          />
         ))}
       </ul>
-      <nav className="blog-pager" aria-label={t("blog.pagination", "Post pages")}>
-        <button ref={prevButton} type="button" className="button" disabled={!current.hasPrevious} onClick={() => go(current.page - 1, "previous")}>
-          {t("blog.previous", "Previous")}
+      <nav className="blog-pager" aria-label={t('blog.pagination', 'Post pages')}>
+        <button
+          ref={prevButton}
+          type="button"
+          className="button"
+          disabled={!current.hasPrevious}
+          onClick={() => go(current.page - 1, 'previous')}
+        >
+          {t('blog.previous', 'Previous')}
         </button>
         <span className="blog-page" aria-live="polite">
-          {t("blog.pageOf", { page: current.page, total: current.pages, defaultValue: "第 {{page}} 頁，共 {{total}} 頁" })}
+          {t('blog.pageOf', { page: current.page, total: current.pages, defaultValue: '第 {{page}} 頁，共 {{total}} 頁' })}
         </span>
-        <button ref={nextButton} type="button" className="button" disabled={!current.hasNext} onClick={() => go(current.page + 1, "next")}>
-          {t("blog.next", "Next")}
+        <button ref={nextButton} type="button" className="button" disabled={!current.hasNext} onClick={() => go(current.page + 1, 'next')}>
+          {t('blog.next', 'Next')}
         </button>
       </nav>
     </section>

@@ -1,25 +1,25 @@
 // The forgot-password screen at /verifycode (SPEC.md section 2): username, email with a send-code
 // button (POST /api/send-verify-code), the code, then POST /api/verify-code; a token answer goes
 // on to /reset-password with username and token as navigation state.
-import { useId, useState } from "react";
-import { BackButton, BusyButton, ErrorBox, FormCard, StatusBox, TextField, preventing, useT } from "../forms/FormParts";
-import { useBusy } from "../forms/useBusy";
-import { postJson, serverText } from "../forms/api";
-import { validateForgot, validateForgotSend } from "../forms/validation";
-import { useIsland } from "../components/IslandRoot";
-import { isLang, localizedPath, type Lang } from "../lib/languages";
-import { navigate } from "../lib/navigation";
-import { readSelectedLanguage } from "../lib/preferences";
-import { RESET_ROUTE, type ResetNavigationState } from "../forms/resetState";
+import { useId, useState } from 'react';
+import { BackButton, BusyButton, ErrorBox, FormCard, StatusBox, TextField, preventing, useT } from '../forms/FormParts';
+import { useBusy } from '../forms/useBusy';
+import { postJson, serverText } from '../forms/api';
+import { validateForgot, validateForgotSend } from '../forms/validation';
+import { useIsland } from '../components/IslandRoot';
+import { isLang, localizedPath, type Lang } from '../lib/languages';
+import { navigate } from '../lib/navigation';
+import { readSelectedLanguage } from '../lib/preferences';
+import { RESET_ROUTE, type ResetNavigationState } from '../forms/resetState';
 
 export default function ForgotPasswordForm({ lang: langProp }: { lang?: string }) {
   const t = useT();
   const island = useIsland();
   const lang: Lang = isLang(langProp) ? langProp : island.lang;
   const errorId = useId();
-  const [username, setUsername] = useState("");
-  const [email, setEmail] = useState("");
-  const [code, setCode] = useState("");
+  const [username, setUsername] = useState('');
+  const [email, setEmail] = useState('');
+  const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [status, setStatus] = useState<string | null>(null);
   const [sending, runSend] = useBusy();
@@ -30,21 +30,21 @@ export default function ForgotPasswordForm({ lang: langProp }: { lang?: string }
       const invalid = validateForgotSend({ username, email });
       if (invalid) {
         setStatus(null);
-        setError(t(invalid, "Please enter username and email"));
+        setError(t(invalid, 'Please enter username and email'));
         return;
       }
       setError(null);
-      const answer = await postJson("/api/send-verify-code", {
+      const answer = await postJson('/api/send-verify-code', {
         username: username.trim(),
         email: email.trim(),
-        preferredLanguage: readSelectedLanguage() ?? "zh",
+        preferredLanguage: readSelectedLanguage() ?? 'zh',
       });
-      const message = serverText(answer.data, "message");
+      const message = serverText(answer.data, 'message');
       if (answer.ok) {
-        setStatus(message ?? t("register.modal.sent", "A verification code has been sent to your email."));
+        setStatus(message ?? t('register.modal.sent', 'A verification code has been sent to your email.'));
       } else {
         setStatus(null);
-        setError(message ?? t("forgot.errors.sendFailed", "Send failed"));
+        setError(message ?? t('forgot.errors.sendFailed', 'Send failed'));
       }
     });
 
@@ -52,34 +52,42 @@ export default function ForgotPasswordForm({ lang: langProp }: { lang?: string }
     run(async () => {
       const invalid = validateForgot({ username, email, code });
       if (invalid) {
-        setError(t(invalid, "Please fill in all fields"));
+        setError(t(invalid, 'Please fill in all fields'));
         return;
       }
       setError(null);
-      const answer = await postJson("/api/verify-code", { username: username.trim(), email: email.trim(), code: code.trim() });
+      const answer = await postJson('/api/verify-code', { username: username.trim(), email: email.trim(), code: code.trim() });
       const token = answer.data.token;
-      if (answer.status === 200 && typeof token === "string" && token) {
+      if (answer.status === 200 && typeof token === 'string' && token) {
         navigate(RESET_ROUTE, lang, { username: username.trim(), token } satisfies ResetNavigationState);
         return true;
       }
       setStatus(null);
-      setError(serverText(answer.data, "message") ?? t("forgot.errors.verifyFailed", "Verification failed"));
+      setError(serverText(answer.data, 'message') ?? t('forgot.errors.verifyFailed', 'Verification failed'));
     });
 
   const missing = (v: string) => !!error && !v.trim();
 
   return (
     <FormCard
-      title={t("forgot.title", "Forgot password")}
-      subtitle={t("forgot.subtitle", "We will email you a verification code.")}
-      back={<BackButton lang={lang} label={t("forgot.back", "Back")} />}
+      title={t('forgot.title', 'Forgot password')}
+      subtitle={t('forgot.subtitle', 'We will email you a verification code.')}
+      back={<BackButton lang={lang} label={t('forgot.back', 'Back')} />}
     >
       <ErrorBox id={errorId} message={error} />
       <StatusBox message={status} />
       <form className="form" noValidate onSubmit={preventing(verify)}>
-        <TextField label={t("forgot.username", "Username")} name="username" value={username} onChange={setUsername} autoComplete="username" invalid={missing(username)} errorId={errorId} />
         <TextField
-          label={t("forgot.email", "Email")}
+          label={t('forgot.username', 'Username')}
+          name="username"
+          value={username}
+          onChange={setUsername}
+          autoComplete="username"
+          invalid={missing(username)}
+          errorId={errorId}
+        />
+        <TextField
+          label={t('forgot.email', 'Email')}
           name="email"
           type="email"
           value={email}
@@ -93,17 +101,26 @@ export default function ForgotPasswordForm({ lang: langProp }: { lang?: string }
               type="button"
               className="button form-addon-button"
               busy={sending}
-              label={t("forgot.sendCode", "Send code")}
-              busyLabel={t("forgot.sending", "Sending…")}
+              label={t('forgot.sendCode', 'Send code')}
+              busyLabel={t('forgot.sending', 'Sending…')}
               onClick={sendCode}
             />
           }
         />
-        <TextField label={t("forgot.code", "Verification code")} name="code" value={code} onChange={setCode} autoComplete="one-time-code" inputMode="numeric" invalid={missing(code)} errorId={errorId} />
-        <BusyButton busy={busy} label={t("forgot.confirm", "Confirm")} busyLabel={t("forgot.confirming", "Verifying…")} />
+        <TextField
+          label={t('forgot.code', 'Verification code')}
+          name="code"
+          value={code}
+          onChange={setCode}
+          autoComplete="one-time-code"
+          inputMode="numeric"
+          invalid={missing(code)}
+          errorId={errorId}
+        />
+        <BusyButton busy={busy} label={t('forgot.confirm', 'Confirm')} busyLabel={t('forgot.confirming', 'Verifying…')} />
       </form>
-      <nav className="form-links" aria-label={t("forgot.title", "Forgot password")}>
-        <a href={localizedPath("/login", lang)}>{t("forgot.backToLogin", "Back to login")}</a>
+      <nav className="form-links" aria-label={t('forgot.title', 'Forgot password')}>
+        <a href={localizedPath('/login', lang)}>{t('forgot.backToLogin', 'Back to login')}</a>
       </nav>
     </FormCard>
   );

@@ -1,21 +1,21 @@
 // The invitation screen (SPEC.md section 2): a Google account that is not yet a member arrives
 // with ?token=...; one code field, POST /api/auth/verify-invite, success to /MemberPage.
-import { useId, useState } from "react";
-import { BackButton, BusyButton, ErrorBox, FormCard, TextField, preventing, queryParam, useT } from "../forms/FormParts";
-import { useBusy } from "../forms/useBusy";
-import { postJson, serverText } from "../forms/api";
-import { validateInvite } from "../forms/validation";
-import { useIsland } from "../components/IslandRoot";
-import { isLang, type Lang } from "../lib/languages";
-import { navigate } from "../lib/navigation";
-import { markLoggedIn } from "../lib/session";
+import { useId, useState } from 'react';
+import { BackButton, BusyButton, ErrorBox, FormCard, TextField, preventing, queryParam, useT } from '../forms/FormParts';
+import { useBusy } from '../forms/useBusy';
+import { postJson, serverText } from '../forms/api';
+import { validateInvite } from '../forms/validation';
+import { useIsland } from '../components/IslandRoot';
+import { isLang, type Lang } from '../lib/languages';
+import { navigate } from '../lib/navigation';
+import { markLoggedIn } from '../lib/session';
 
 export default function InviteForm({ lang: langProp }: { lang?: string }) {
   const t = useT();
   const island = useIsland();
   const lang: Lang = isLang(langProp) ? langProp : island.lang;
   const errorId = useId();
-  const [inviteCode, setInviteCode] = useState("");
+  const [inviteCode, setInviteCode] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, run] = useBusy();
 
@@ -23,29 +23,37 @@ export default function InviteForm({ lang: langProp }: { lang?: string }) {
     run(async () => {
       const invalid = validateInvite({ inviteCode });
       if (invalid) {
-        setError(t(invalid, "Please enter invitation code"));
+        setError(t(invalid, 'Please enter invitation code'));
         return;
       }
       setError(null);
-      const answer = await postJson("/api/auth/verify-invite", { token: queryParam("token") ?? "", inviteCode: inviteCode.trim() });
+      const answer = await postJson('/api/auth/verify-invite', { token: queryParam('token') ?? '', inviteCode: inviteCode.trim() });
       if (answer.ok) {
         markLoggedIn();
-        navigate("/MemberPage", lang);
+        navigate('/MemberPage', lang);
         return true;
       }
-      setError(serverText(answer.data, "error") ?? t("invite.errors.failed", "Invitation code verification failed"));
+      setError(serverText(answer.data, 'error') ?? t('invite.errors.failed', 'Invitation code verification failed'));
     });
 
   return (
     <FormCard
-      title={t("invite.title", "Invitation code")}
-      subtitle={t("invite.subtitle", "Enter your invitation code to finish joining.")}
-      back={<BackButton lang={lang} label={t("invite.back", "Back")} />}
+      title={t('invite.title', 'Invitation code')}
+      subtitle={t('invite.subtitle', 'Enter your invitation code to finish joining.')}
+      back={<BackButton lang={lang} label={t('invite.back', 'Back')} />}
     >
       <ErrorBox id={errorId} message={error} />
       <form className="form" noValidate onSubmit={preventing(submit)}>
-        <TextField label={t("invite.code", "Invitation code")} name="inviteCode" value={inviteCode} onChange={setInviteCode} autoComplete="off" invalid={!!error} errorId={errorId} />
-        <BusyButton busy={busy} label={t("invite.submit", "Submit")} busyLabel={t("invite.submitting", "Checking…")} />
+        <TextField
+          label={t('invite.code', 'Invitation code')}
+          name="inviteCode"
+          value={inviteCode}
+          onChange={setInviteCode}
+          autoComplete="off"
+          invalid={!!error}
+          errorId={errorId}
+        />
+        <BusyButton busy={busy} label={t('invite.submit', 'Submit')} busyLabel={t('invite.submitting', 'Checking…')} />
       </form>
     </FormCard>
   );

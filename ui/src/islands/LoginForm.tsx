@@ -1,36 +1,36 @@
 // The login screen (SPEC.md section 2): username + password to POST /api/denglu, Google sign-in,
 // links to the forgot-password and register screens.
-import { useEffect, useId, useState } from "react";
-import { BackButton, BusyButton, ErrorBox, FormCard, TextField, preventing, queryParam, useT } from "../forms/FormParts";
-import { useBusy } from "../forms/useBusy";
-import { postJson } from "../forms/api";
-import { validateLogin } from "../forms/validation";
-import { useIsland } from "../components/IslandRoot";
-import { isLang, localizedPath, type Lang } from "../lib/languages";
-import { navigate } from "../lib/navigation";
-import { markLoggedIn } from "../lib/session";
+import { useEffect, useId, useState } from 'react';
+import { BackButton, BusyButton, ErrorBox, FormCard, TextField, preventing, queryParam, useT } from '../forms/FormParts';
+import { useBusy } from '../forms/useBusy';
+import { postJson } from '../forms/api';
+import { validateLogin } from '../forms/validation';
+import { useIsland } from '../components/IslandRoot';
+import { isLang, localizedPath, type Lang } from '../lib/languages';
+import { navigate } from '../lib/navigation';
+import { markLoggedIn } from '../lib/session';
 
 /** Where the Google button goes: a plain navigation, the API answers with the redirect. */
-export const GOOGLE_SIGN_IN_PATH = "/api/auth/google";
+export const GOOGLE_SIGN_IN_PATH = '/api/auth/google';
 
 export default function LoginForm({ lang: langProp }: { lang?: string }) {
   const t = useT();
   const island = useIsland();
   const lang: Lang = isLang(langProp) ? langProp : island.lang;
   const errorId = useId();
-  const [username, setUsername] = useState("");
-  const [password, setPassword] = useState("");
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, run] = useBusy();
 
   // The API sends a visitor back here with ?error=google_unavailable when Google is not set up,
   // and ?error=google_failed when the sign-in at Google did not complete.
   useEffect(() => {
-    const reason = queryParam("error");
-    if (reason === "google_unavailable") {
-      setError(t("login.errors.googleUnavailable", "Google sign-in is not available right now"));
-    } else if (reason === "google_failed") {
-      setError(t("login.errors.googleFailed", "Google sign-in failed, please try again"));
+    const reason = queryParam('error');
+    if (reason === 'google_unavailable') {
+      setError(t('login.errors.googleUnavailable', 'Google sign-in is not available right now'));
+    } else if (reason === 'google_failed') {
+      setError(t('login.errors.googleFailed', 'Google sign-in failed, please try again'));
     }
   }, [t]);
 
@@ -38,29 +38,29 @@ export default function LoginForm({ lang: langProp }: { lang?: string }) {
     run(async () => {
       const invalid = validateLogin({ username, password });
       if (invalid) {
-        setError(t(invalid, "Please fill in username and password"));
+        setError(t(invalid, 'Please fill in username and password'));
         return;
       }
       setError(null);
-      const answer = await postJson("/api/denglu", { username, password });
+      const answer = await postJson('/api/denglu', { username, password });
       if (answer.ok && answer.data.loggedIn !== false) {
         markLoggedIn();
-        navigate("/MemberPage", lang);
+        navigate('/MemberPage', lang);
         return true;
       }
-      setError(t("login.errors.failed", "Login failed, please check username and password"));
+      setError(t('login.errors.failed', 'Login failed, please check username and password'));
     });
 
   return (
     <FormCard
-      title={t("login.title", "Member Login")}
-      subtitle={t("login.subtitle", "Sign in to your member account.")}
-      back={<BackButton lang={lang} label={t("login.back", "Back")} />}
+      title={t('login.title', 'Member Login')}
+      subtitle={t('login.subtitle', 'Sign in to your member account.')}
+      back={<BackButton lang={lang} label={t('login.back', 'Back')} />}
     >
       <ErrorBox id={errorId} message={error} />
       <form className="form" noValidate onSubmit={preventing(submit)}>
         <TextField
-          label={t("login.username", "Username")}
+          label={t('login.username', 'Username')}
           name="username"
           value={username}
           onChange={setUsername}
@@ -69,7 +69,7 @@ export default function LoginForm({ lang: langProp }: { lang?: string }) {
           errorId={errorId}
         />
         <TextField
-          label={t("login.password", "Password")}
+          label={t('login.password', 'Password')}
           name="password"
           type="password"
           value={password}
@@ -78,10 +78,10 @@ export default function LoginForm({ lang: langProp }: { lang?: string }) {
           invalid={!!error && !password}
           errorId={errorId}
         />
-        <BusyButton busy={busy} label={t("login.submit", "Login")} busyLabel={t("login.submitting", "Logging in…")} />
+        <BusyButton busy={busy} label={t('login.submit', 'Login')} busyLabel={t('login.submitting', 'Logging in…')} />
       </form>
       <p className="form-divider">
-        <span>{t("login.or", "or")}</span>
+        <span>{t('login.or', 'or')}</span>
       </p>
       <a className="button button-google" href={GOOGLE_SIGN_IN_PATH}>
         <svg className="icon" viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
@@ -90,11 +90,11 @@ export default function LoginForm({ lang: langProp }: { lang?: string }) {
           <path fill="#FBBC05" d="M6.4 14c-.2-.6-.3-1.3-.3-2s.1-1.4.3-2V7.4H3.1a10 10 0 0 0 0 9.2L6.4 14Z" />
           <path fill="#EA4335" d="M12 6c1.5 0 2.8.5 3.8 1.5l2.9-2.9A10 10 0 0 0 3.1 7.4L6.4 10C7.2 7.7 9.4 6 12 6Z" />
         </svg>
-        {t("login.google", "Sign in with Google")}
+        {t('login.google', 'Sign in with Google')}
       </a>
-      <nav className="form-links" aria-label={t("login.title", "Member Login")}>
-        <a href={localizedPath("/verifycode", lang)}>{t("login.forgot", "Forgot password?")}</a>
-        <a href={localizedPath("/register", lang)}>{t("login.register", "No account yet? Register")}</a>
+      <nav className="form-links" aria-label={t('login.title', 'Member Login')}>
+        <a href={localizedPath('/verifycode', lang)}>{t('login.forgot', 'Forgot password?')}</a>
+        <a href={localizedPath('/register', lang)}>{t('login.register', 'No account yet? Register')}</a>
       </nav>
     </FormCard>
   );

@@ -1,19 +1,19 @@
 // The register screen (SPEC.md section 2): username, password, email with the email-confirm
 // button (POST /api/send-email), the emailed code, an invitation code, then POST /api/register.
-import { useId, useRef, useState } from "react";
-import { BackButton, BusyButton, ErrorBox, FormCard, TextField, preventing, useT } from "../forms/FormParts";
-import { useBusy } from "../forms/useBusy";
-import { postJson, serverText } from "../forms/api";
-import { validateEmailForCode, validateRegister, type RegisterFields } from "../forms/validation";
-import { Modal } from "../components/Modal";
-import { useIsland } from "../components/IslandRoot";
-import { isLang, localizedPath, type Lang } from "../lib/languages";
-import { navigate } from "../lib/navigation";
-import { readSelectedLanguage } from "../lib/preferences";
+import { useId, useRef, useState } from 'react';
+import { BackButton, BusyButton, ErrorBox, FormCard, TextField, preventing, useT } from '../forms/FormParts';
+import { useBusy } from '../forms/useBusy';
+import { postJson, serverText } from '../forms/api';
+import { validateEmailForCode, validateRegister, type RegisterFields } from '../forms/validation';
+import { Modal } from '../components/Modal';
+import { useIsland } from '../components/IslandRoot';
+import { isLang, localizedPath, type Lang } from '../lib/languages';
+import { navigate } from '../lib/navigation';
+import { readSelectedLanguage } from '../lib/preferences';
 
-type ModalState = { kind: "error" | "sendError" | "sent" | "failure" | "success"; message: string } | null;
+type ModalState = { kind: 'error' | 'sendError' | 'sent' | 'failure' | 'success'; message: string } | null;
 
-const EMPTY: RegisterFields = { username: "", password: "", email: "", emailVerificationCode: "", invitationCode: "" };
+const EMPTY: RegisterFields = { username: '', password: '', email: '', emailVerificationCode: '', invitationCode: '' };
 
 export default function RegisterForm({ lang: langProp }: { lang?: string }) {
   const t = useT();
@@ -33,22 +33,23 @@ export default function RegisterForm({ lang: langProp }: { lang?: string }) {
       const invalid = validateEmailForCode(fields.email);
       if (invalid) {
         setModal({
-          kind: "error",
-          message: invalid === "register.errors.emailRequired" ? t(invalid, "Please enter email") : t(invalid, "please enter correct format"),
+          kind: 'error',
+          message:
+            invalid === 'register.errors.emailRequired' ? t(invalid, 'Please enter email') : t(invalid, 'please enter correct format'),
         });
         return;
       }
-      const answer = await postJson("/api/send-email", {
+      const answer = await postJson('/api/send-email', {
         email: fields.email.trim(),
         username: fields.username.trim(),
-        preferredLanguage: readSelectedLanguage() ?? "en",
+        preferredLanguage: readSelectedLanguage() ?? 'en',
       });
       // SPEC.md section 7: the answer is only logged; the modal says what happened.
-      console.info("send-email", answer.status, answer.data);
+      console.info('send-email', answer.status, answer.data);
       setModal(
         answer.ok
-          ? { kind: "sent", message: t("register.modal.sent", "A verification code has been sent to your email.") }
-          : { kind: "sendError", message: t("register.errors.emailFailed", "Email sending failed, please try again later") },
+          ? { kind: 'sent', message: t('register.modal.sent', 'A verification code has been sent to your email.') }
+          : { kind: 'sendError', message: t('register.errors.emailFailed', 'Email sending failed, please try again later') },
       );
     });
 
@@ -56,11 +57,11 @@ export default function RegisterForm({ lang: langProp }: { lang?: string }) {
     run(async () => {
       const invalid = validateRegister(fields);
       if (invalid) {
-        setError(t(invalid, "Please fill in all fields"));
+        setError(t(invalid, 'Please fill in all fields'));
         return;
       }
       setError(null);
-      const answer = await postJson("/api/register", {
+      const answer = await postJson('/api/register', {
         username: fields.username.trim(),
         password: fields.password,
         email: fields.email.trim(),
@@ -68,50 +69,67 @@ export default function RegisterForm({ lang: langProp }: { lang?: string }) {
         emailVerificationCode: fields.emailVerificationCode.trim(),
       });
       if (answer.ok) {
-        console.info("register", answer.data);
-        setModal({ kind: "success", message: t("register.modal.success", "Your account has been created. Please log in.") });
+        console.info('register', answer.data);
+        setModal({ kind: 'success', message: t('register.modal.success', 'Your account has been created. Please log in.') });
         return;
       }
-      const message = serverText(answer.data, "error") ?? t("register.errors.failed", "Registration failed");
+      const message = serverText(answer.data, 'error') ?? t('register.errors.failed', 'Registration failed');
       setError(message);
-      setModal({ kind: "failure", message });
+      setModal({ kind: 'failure', message });
     });
 
   // Only the success modal leads on to /login, however it is closed (button, confirm, Escape).
   const closeModal = () => {
-    if (modal?.kind === "success" && !leaving.current) {
+    if (modal?.kind === 'success' && !leaving.current) {
       leaving.current = true;
-      navigate("/login", lang);
+      navigate('/login', lang);
     }
     setModal(null);
   };
 
-  const titles: Record<NonNullable<ModalState>["kind"], string> = {
-    error: t("register.modal.errorTitle", "error"),
-    sendError: t("register.modal.sendErrorTitle", "Error"),
-    failure: t("register.modal.failureTitle", "Error"),
-    sent: t("register.modal.sentTitle", "Code sent"),
-    success: t("register.modal.successTitle", "Registration successful"),
+  const titles: Record<NonNullable<ModalState>['kind'], string> = {
+    error: t('register.modal.errorTitle', 'error'),
+    sendError: t('register.modal.sendErrorTitle', 'Error'),
+    failure: t('register.modal.failureTitle', 'Error'),
+    sent: t('register.modal.sentTitle', 'Code sent'),
+    success: t('register.modal.successTitle', 'Registration successful'),
   };
 
   const missing = (v: string) => !!error && !v.trim();
 
   return (
     <FormCard
-      title={t("register.title", "Register")}
-      subtitle={t("register.subtitle", "Membership is by invitation.")}
-      back={<BackButton lang={lang} label={t("register.back", "Back")} />}
+      title={t('register.title', 'Register')}
+      subtitle={t('register.subtitle', 'Membership is by invitation.')}
+      back={<BackButton lang={lang} label={t('register.back', 'Back')} />}
     >
       <ErrorBox id={errorId} message={error} />
       <form className="form" noValidate onSubmit={preventing(submit)}>
-        <TextField label={t("register.username", "Username")} name="username" value={fields.username} onChange={set("username")} autoComplete="username" invalid={missing(fields.username)} errorId={errorId} />
-        <TextField label={t("register.password", "Password")} name="password" type="password" value={fields.password} onChange={set("password")} autoComplete="new-password" invalid={missing(fields.password)} errorId={errorId} />
         <TextField
-          label={t("register.email", "Email")}
+          label={t('register.username', 'Username')}
+          name="username"
+          value={fields.username}
+          onChange={set('username')}
+          autoComplete="username"
+          invalid={missing(fields.username)}
+          errorId={errorId}
+        />
+        <TextField
+          label={t('register.password', 'Password')}
+          name="password"
+          type="password"
+          value={fields.password}
+          onChange={set('password')}
+          autoComplete="new-password"
+          invalid={missing(fields.password)}
+          errorId={errorId}
+        />
+        <TextField
+          label={t('register.email', 'Email')}
           name="email"
           type="email"
           value={fields.email}
-          onChange={set("email")}
+          onChange={set('email')}
           autoComplete="email"
           inputMode="email"
           invalid={missing(fields.email)}
@@ -121,28 +139,45 @@ export default function RegisterForm({ lang: langProp }: { lang?: string }) {
               type="button"
               className="button form-addon-button"
               busy={sending}
-              label={t("register.sendCode", "Send code")}
-              busyLabel={t("register.sending", "Sending…")}
+              label={t('register.sendCode', 'Send code')}
+              busyLabel={t('register.sending', 'Sending…')}
               onClick={sendCode}
             />
           }
         />
-        <TextField label={t("register.emailCode", "Email verification code")} name="emailVerificationCode" value={fields.emailVerificationCode} onChange={set("emailVerificationCode")} autoComplete="one-time-code" inputMode="numeric" invalid={missing(fields.emailVerificationCode)} errorId={errorId} />
-        <TextField label={t("register.invitationCode", "Invitation code")} name="invitationCode" value={fields.invitationCode} onChange={set("invitationCode")} autoComplete="off" invalid={missing(fields.invitationCode)} errorId={errorId} />
-        <BusyButton busy={busy} label={t("register.submit", "Register")} busyLabel={t("register.submitting", "Registering…")} />
+        <TextField
+          label={t('register.emailCode', 'Email verification code')}
+          name="emailVerificationCode"
+          value={fields.emailVerificationCode}
+          onChange={set('emailVerificationCode')}
+          autoComplete="one-time-code"
+          inputMode="numeric"
+          invalid={missing(fields.emailVerificationCode)}
+          errorId={errorId}
+        />
+        <TextField
+          label={t('register.invitationCode', 'Invitation code')}
+          name="invitationCode"
+          value={fields.invitationCode}
+          onChange={set('invitationCode')}
+          autoComplete="off"
+          invalid={missing(fields.invitationCode)}
+          errorId={errorId}
+        />
+        <BusyButton busy={busy} label={t('register.submit', 'Register')} busyLabel={t('register.submitting', 'Registering…')} />
       </form>
-      <nav className="form-links" aria-label={t("register.title", "Register")}>
-        <a href={localizedPath("/login", lang)}>{t("register.haveAccount", "Already a member? Login")}</a>
+      <nav className="form-links" aria-label={t('register.title', 'Register')}>
+        <a href={localizedPath('/login', lang)}>{t('register.haveAccount', 'Already a member? Login')}</a>
       </nav>
       <Modal
         open={modal !== null}
-        title={modal ? titles[modal.kind] : ""}
+        title={modal ? titles[modal.kind] : ''}
         onClose={closeModal}
-        closeLabel={t("register.modal.close", "Close")}
-        className={modal?.kind === "success" || modal?.kind === "sent" ? "modal-success" : "modal-error"}
+        closeLabel={t('register.modal.close', 'Close')}
+        className={modal?.kind === 'success' || modal?.kind === 'sent' ? 'modal-success' : 'modal-error'}
         actions={
           <button type="button" className="button" onClick={closeModal}>
-            {t("register.modal.confirm", "OK")}
+            {t('register.modal.confirm', 'OK')}
           </button>
         }
       >

@@ -1,33 +1,37 @@
 // The search page (SPEC.md section 2): a text box and a button over the generator's index.
 // States: loading translations → searching → results. Results follow every keystroke; the query
 // is kept in ?q= so a reload or the back button shows the same results.
-import { useDeferredValue, useEffect, useId, useMemo, useRef, useState, type FormEvent } from "react";
-import { useTranslation } from "react-i18next";
-import { useIsland } from "../components/IslandRoot";
-import { isLang, type Lang } from "../lib/languages";
-import { safeSearch, type PreparedIndex, type SearchOutcome } from "../search/search";
-import { loadIndex, loadRouteLabels } from "../search/loadSearchData";
-import type { RouteLabels, SearchResult } from "../search/types";
+import { useDeferredValue, useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useIsland } from '../components/IslandRoot';
+import { isLang, type Lang } from '../lib/languages';
+import { safeSearch, type PreparedIndex, type SearchOutcome } from '../search/search';
+import { loadIndex, loadRouteLabels } from '../search/loadSearchData';
+import type { RouteLabels, SearchResult } from '../search/types';
 
-type Phase = "idle" | "loadingTranslations" | "searching" | "ready";
+type Phase = 'idle' | 'loadingTranslations' | 'searching' | 'ready';
 
 /** Typing settles for this long before the address bar follows (browsers throttle replaceState). */
 const URL_SYNC_MS = 300;
 
-const HTML_LANG: Record<string, string> = { en: "en", zh: "zh-Hant", ja: "ja" };
+const HTML_LANG: Record<string, string> = { en: 'en', zh: 'zh-Hant', ja: 'ja' };
 
 function writeQueryToUrl(q: string) {
   const url = new URL(window.location.href);
-  if (q) url.searchParams.set("q", q);
-  else url.searchParams.delete("q");
-  if (url.href !== window.location.href) window.history.replaceState(window.history.state, "", url);
+  if (q) url.searchParams.set('q', q);
+  else url.searchParams.delete('q');
+  if (url.href !== window.location.href) window.history.replaceState(window.history.state, '', url);
 }
 
 function ResultList({ results, pageLang, label }: { results: SearchResult[]; pageLang: string; label: string }) {
   return (
     <ol className="search-results" aria-label={label}>
       {results.map((r) => (
-        <li key={`${r.lang}:${r.navTarget}`} className={`search-result search-result-${r.kind}`} lang={r.lang !== pageLang ? HTML_LANG[r.lang] : undefined}>
+        <li
+          key={`${r.lang}:${r.navTarget}`}
+          className={`search-result search-result-${r.kind}`}
+          lang={r.lang !== pageLang ? HTML_LANG[r.lang] : undefined}
+        >
           <a className="search-result-link" href={r.navTarget}>
             <span className="search-result-title">{r.title}</span>
             <span className="search-result-path">{r.path}</span>
@@ -47,8 +51,8 @@ export default function Search({ indexUrl, lang: langProp }: { indexUrl: string;
   const island = useIsland();
   const lang: Lang = isLang(langProp) ? langProp : island.lang;
   const inputId = useId();
-  const [input, setInput] = useState("");
-  const [phase, setPhase] = useState<Phase>("idle");
+  const [input, setInput] = useState('');
+  const [phase, setPhase] = useState<Phase>('idle');
   const [index, setIndex] = useState<PreparedIndex | null>(null);
   const [labels, setLabels] = useState<RouteLabels | undefined>(undefined);
   const query = useDeferredValue(input);
@@ -59,36 +63,36 @@ export default function Search({ indexUrl, lang: langProp }: { indexUrl: string;
     if (started.current) return;
     started.current = true;
     // Text typed into the prerendered box before hydration wins over the address's ?q=.
-    const typed = inputRef.current?.value ?? "";
-    setInput(typed || (new URLSearchParams(window.location.search).get("q") ?? "").trim());
-    setPhase("loadingTranslations");
+    const typed = inputRef.current?.value ?? '';
+    setInput(typed || (new URLSearchParams(window.location.search).get('q') ?? '').trim());
+    setPhase('loadingTranslations');
     // The index download runs alongside the translations; the phases report what is awaited.
     const indexLoad = loadIndex(indexUrl).catch((err: unknown) => {
-      console.warn("search index could not be loaded", err);
+      console.warn('search index could not be loaded', err);
       return null;
     });
     loadRouteLabels()
       .then(({ labels: l, failed }) => {
-        if (failed.length) console.warn(`search: built-in labels for ${failed.join(", ")}`);
+        if (failed.length) console.warn(`search: built-in labels for ${failed.join(', ')}`);
         setLabels(l);
-        setPhase("searching");
+        setPhase('searching');
         return indexLoad;
       })
       .then((idx) => {
         setIndex(idx);
-        setPhase("ready");
+        setPhase('ready');
       });
   }, [indexUrl]);
 
   // The address bar follows the query once typing pauses.
   useEffect(() => {
-    if (phase !== "ready") return;
+    if (phase !== 'ready') return;
     const timer = setTimeout(() => writeQueryToUrl(input.trim()), URL_SYNC_MS);
     return () => clearTimeout(timer);
   }, [input, phase]);
 
   const outcome: SearchOutcome | null = useMemo(
-    () => (phase === "ready" ? safeSearch(index, query, { lang, labels }) : null),
+    () => (phase === 'ready' ? safeSearch(index, query, { lang, labels }) : null),
     [phase, index, query, lang, labels],
   );
 
@@ -96,22 +100,22 @@ export default function Search({ indexUrl, lang: langProp }: { indexUrl: string;
     e.preventDefault();
     const q = input.trim();
     if (q !== input) setInput(q);
-    if (phase === "ready") writeQueryToUrl(q);
+    if (phase === 'ready') writeQueryToUrl(q);
   };
 
-  let status = "";
-  if (phase === "loadingTranslations") status = t("search.loadingTranslations", "Loading translations…");
-  else if (phase === "searching" && input.trim()) status = t("search.searching", "Searching…");
-  else if (outcome?.kind === "results") status = t("search.count", { count: outcome.results.length, defaultValue: "{{count}} results" });
+  let status = '';
+  if (phase === 'loadingTranslations') status = t('search.loadingTranslations', 'Loading translations…');
+  else if (phase === 'searching' && input.trim()) status = t('search.searching', 'Searching…');
+  else if (outcome?.kind === 'results') status = t('search.count', { count: outcome.results.length, defaultValue: '{{count}} results' });
 
-  const noMatch = outcome && outcome.kind !== "results";
-  const fallback = outcome?.results[0]?.kind === "fallback";
+  const noMatch = outcome && outcome.kind !== 'results';
+  const fallback = outcome?.results[0]?.kind === 'fallback';
 
   return (
     <div className="search">
       <form className="search-form" role="search" onSubmit={onSubmit}>
         <label className="search-label" htmlFor={inputId}>
-          {t("search.label", "Search the site")}
+          {t('search.label', 'Search the site')}
         </label>
         <div className="search-row">
           <input
@@ -122,33 +126,33 @@ export default function Search({ indexUrl, lang: langProp }: { indexUrl: string;
             name="q"
             value={input}
             onChange={(e) => setInput(e.target.value)}
-            placeholder={t("search.placeholder", "Search articles, notes and pages")}
+            placeholder={t('search.placeholder', 'Search articles, notes and pages')}
             autoComplete="off"
             enterKeyHint="search"
           />
           <button type="submit" className="button button-primary search-button">
-            {t("search.button", "Search")}
+            {t('search.button', 'Search')}
           </button>
         </div>
       </form>
-      <p className="search-status" role="status" aria-busy={phase === "loadingTranslations" || phase === "searching" || undefined}>
+      <p className="search-status" role="status" aria-busy={phase === 'loadingTranslations' || phase === 'searching' || undefined}>
         {status}
       </p>
-      {outcome?.kind === "results" ? (
-        <ResultList results={outcome.results} pageLang={lang} label={t("search.results", "Search results")} />
+      {outcome?.kind === 'results' ? (
+        <ResultList results={outcome.results} pageLang={lang} label={t('search.results', 'Search results')} />
       ) : null}
       {noMatch ? (
         <div className="search-empty">
-          <p className="search-no-results">{t("search.noResults", { query: query.trim(), defaultValue: "No results for “{{query}}”" })}</p>
-          <p className="search-hint">{t("search.hint", "Try to press Search Button")}</p>
+          <p className="search-no-results">{t('search.noResults', { query: query.trim(), defaultValue: 'No results for “{{query}}”' })}</p>
+          <p className="search-hint">{t('search.hint', 'Try to press Search Button')}</p>
           <p className="search-suggest">
             {fallback
-              ? t("search.fallback", "Search is not available right now. Go to the home page:")
-              : outcome.kind === "fuzzy"
-                ? t("search.didYouMean", "Did you mean:")
-                : t("search.recommended", "Recommended pages:")}
+              ? t('search.fallback', 'Search is not available right now. Go to the home page:')
+              : outcome.kind === 'fuzzy'
+                ? t('search.didYouMean', 'Did you mean:')
+                : t('search.recommended', 'Recommended pages:')}
           </p>
-          <ResultList results={outcome.results} pageLang={lang} label={t("search.results", "Search results")} />
+          <ResultList results={outcome.results} pageLang={lang} label={t('search.results', 'Search results')} />
         </div>
       ) : null}
     </div>

@@ -77,12 +77,7 @@ export default function Sidebar({ lang: langProp, menu }: SidebarProps) {
         const subId = `sidebar-sub-${item.titleKey}`;
         return (
           <li key={item.titleKey} className={`sidebar-item${current ? ' is-active' : ''}`}>
-            <a
-              className="sidebar-link"
-              href={item.link}
-              aria-current={item.current === 'page' ? 'page' : undefined}
-              onClick={onItemClick}
-            >
+            <a className="sidebar-link" href={item.link} aria-current={item.current === 'page' ? 'page' : undefined} onClick={onItemClick}>
               <Icon name={item.icon} />
               <span className="sidebar-label">{t(item.titleKey, { ns: 'sidebar', defaultValue: item.titleKey })}</span>
             </a>

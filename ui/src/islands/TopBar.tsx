@@ -139,24 +139,14 @@ export default function TopBar({ route, lang: langProp, languages }: TopBarProps
       </nav>
       <div className="topbar-actions">
         {languageLinks('lang-buttons')}
-        <details
-          className="dropdown lang-dropdown"
-          data-menu="language"
-          name="topbar-menu"
-          onToggle={onToggle('language')}
-        >
+        <details className="dropdown lang-dropdown" data-menu="language" name="topbar-menu" onToggle={onToggle('language')}>
           <summary className="icon-button" aria-label={t('topbar.language', 'Language')}>
             <Icon name="language" />
             <span className="summary-text">{t(`languages.${lang}`, lang)}</span>
           </summary>
           <div className="dropdown-panel">{languageLinks('dropdown-list')}</div>
         </details>
-        <details
-          className="dropdown tools-dropdown"
-          data-menu="tools"
-          name="topbar-menu"
-          onToggle={onToggle('tools')}
-        >
+        <details className="dropdown tools-dropdown" data-menu="tools" name="topbar-menu" onToggle={onToggle('tools')}>
           <summary className="icon-button" aria-label={t('topbar.toolsMenu', 'More')}>
             <Icon name="more" className="icon-more" />
           </summary>
@@ -207,11 +197,7 @@ export default function TopBar({ route, lang: langProp, languages }: TopBarProps
             </a>
           ))}
       </div>
-      <Modal
-        open={loggedOutNotice}
-        title={t('modal.hint', 'hint')}
-        onClose={() => window.location.assign(localizedPath('/', lang))}
-      >
+      <Modal open={loggedOutNotice} title={t('modal.hint', 'hint')} onClose={() => window.location.assign(localizedPath('/', lang))}>
         <p>{t('modal.loggedOut', 'You have logged out.')}</p>
       </Modal>
     </header>

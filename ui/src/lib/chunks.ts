@@ -47,7 +47,11 @@ export function showChunkError(el: HTMLElement, error: ChunkLoadError, retry: ()
   const button = document.createElement('button');
   button.type = 'button';
   button.className = 'button';
-  button.textContent = document.documentElement.lang.startsWith('zh') ? '重試' : document.documentElement.lang === 'ja' ? '再試行' : 'Retry';
+  button.textContent = document.documentElement.lang.startsWith('zh')
+    ? '重試'
+    : document.documentElement.lang === 'ja'
+      ? '再試行'
+      : 'Retry';
   button.addEventListener('click', () => {
     box.remove();
     retry();

@@ -43,5 +43,9 @@ export function markLoggedIn(): void {
 }
 
 export function useLoggedIn(): boolean {
-  return useSyncExternalStore(subscribe, () => loggedIn, () => false);
+  return useSyncExternalStore(
+    subscribe,
+    () => loggedIn,
+    () => false,
+  );
 }

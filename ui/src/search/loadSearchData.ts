@@ -1,19 +1,19 @@
-import { fetchJsonWithRetry } from "../lib/localeLoader";
-import { BUILTIN_LABELS, labelsFromTranslations, prepareIndex, type PreparedIndex } from "./search";
-import { LANGS } from "./paths";
-import type { RouteLabels, SearchIndex } from "./types";
+import { fetchJsonWithRetry } from '../lib/localeLoader';
+import { BUILTIN_LABELS, labelsFromTranslations, prepareIndex, type PreparedIndex } from './search';
+import { LANGS } from './paths';
+import type { RouteLabels, SearchIndex } from './types';
 
 /**
  * SPEC.md section 7: the search page reads all three translation files itself, so a Japanese
  * word finds the Japanese label of a page from an English page. A language whose file cannot be
  * read keeps the built-in labels (section 8).
  */
-export async function loadRouteLabels(basePath = "/locales"): Promise<{ labels: RouteLabels; failed: string[] }> {
+export async function loadRouteLabels(basePath = '/locales'): Promise<{ labels: RouteLabels; failed: string[] }> {
   const settled = await Promise.allSettled(LANGS.map((lng) => fetchJsonWithRetry(`${basePath}/${lng}/translation.json`)));
   const resources: Record<string, unknown> = {};
   const failed: string[] = [];
   settled.forEach((s, i) => {
-    if (s.status === "fulfilled") resources[LANGS[i]] = s.value;
+    if (s.status === 'fulfilled') resources[LANGS[i]] = s.value;
     else failed.push(LANGS[i]);
   });
   const fromFiles = labelsFromTranslations(resources);
@@ -24,7 +24,7 @@ export async function loadRouteLabels(basePath = "/locales"): Promise<{ labels: 
 
 /** The generator's index, fetched only by the search page. */
 export async function loadIndex(url: string): Promise<PreparedIndex> {
-  const res = await fetch(url, { headers: { Accept: "application/json" } });
+  const res = await fetch(url, { headers: { Accept: 'application/json' } });
   if (!res.ok) throw new Error(`search index answered ${res.status}`);
   return prepareIndex((await res.json()) as SearchIndex);
 }

@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from 'vitest';
 import {
   BUILTIN_LABELS,
   PRIORITY,
@@ -9,203 +9,209 @@ import {
   routeKey,
   safeSearch,
   search,
-} from "./search";
-import { FUZZY_THRESHOLD, similarity } from "./similarity";
-import { localizePath } from "./paths";
-import type { IndexPage, SearchIndex } from "./types";
+} from './search';
+import { FUZZY_THRESHOLD, similarity } from './similarity';
+import { localizePath } from './paths';
+import type { IndexPage, SearchIndex } from './types';
 
 function page(route: string, lang: string, title: string, text: string, keywords: string[] = []): IndexPage {
-  const url = lang === "en" ? route : route === "/" ? `/${lang}/` : `/${lang}${route}`;
+  const url = lang === 'en' ? route : route === '/' ? `/${lang}/` : `/${lang}${route}`;
   return { route, url, lang, title, text, keywords };
 }
 
 const INDEX: SearchIndex = {
   version: 1,
   pages: [
-    page("/", "en", "Alex Chen", "Full-stack developer and investment representative.", ["profile"]),
-    page("/valuation-models", "en", "Valuation Models", "How to value a company: P/E, P/S, P/B, DCF and DDM."),
-    page("/valuation-models/dcf", "en", "Discounted Cash Flow", "The value of a business is the sum of its future cash flows, discounted.", ["dcf", "intrinsic value"]),
-    page("/valuation-models/pe", "en", "Price to Earnings", "The P/E ratio compares the share price with earnings per share."),
-    page("/investment-basics", "en", "Investment Basics", "Start here: what investing is, risk and reward."),
-    page("/investment-basics/risk-and-reward", "en", "Risk and Reward", "Higher expected return comes with higher risk of loss."),
-    page("/", "zh", "陳艾力", "全端工程師與投資代表。"),
-    page("/valuation-models", "zh", "估值模型", "如何評估一家公司的價值：本益比、股價營收比、股價淨值比。"),
-    page("/valuation-models/dcf", "zh", "現金流量折現", "企業的價值是其未來現金流量折現後的總和。", ["現金流量", "dcf"]),
-    page("/investment-basics", "zh", "投資基礎", "從這裡開始：什麼是投資，風險與報酬。"),
-    page("/", "ja", "アレックス・チェン", "フルスタック開発者、投資担当者。"),
-    page("/valuation-models", "ja", "バリュエーションモデル", "企業価値の評価方法：株価収益率など。"),
-    page("/valuation-models/dcf", "ja", "割引キャッシュフロー", "企業の価値は将来のキャッシュフローを割り引いた合計です。", ["dcf"]),
-    page("/investment-basics", "ja", "投資の基礎", "ここから始めましょう：投資とは何か、リスクとリターン。"),
+    page('/', 'en', 'Alex Chen', 'Full-stack developer and investment representative.', ['profile']),
+    page('/valuation-models', 'en', 'Valuation Models', 'How to value a company: P/E, P/S, P/B, DCF and DDM.'),
+    page(
+      '/valuation-models/dcf',
+      'en',
+      'Discounted Cash Flow',
+      'The value of a business is the sum of its future cash flows, discounted.',
+      ['dcf', 'intrinsic value'],
+    ),
+    page('/valuation-models/pe', 'en', 'Price to Earnings', 'The P/E ratio compares the share price with earnings per share.'),
+    page('/investment-basics', 'en', 'Investment Basics', 'Start here: what investing is, risk and reward.'),
+    page('/investment-basics/risk-and-reward', 'en', 'Risk and Reward', 'Higher expected return comes with higher risk of loss.'),
+    page('/', 'zh', '陳艾力', '全端工程師與投資代表。'),
+    page('/valuation-models', 'zh', '估值模型', '如何評估一家公司的價值：本益比、股價營收比、股價淨值比。'),
+    page('/valuation-models/dcf', 'zh', '現金流量折現', '企業的價值是其未來現金流量折現後的總和。', ['現金流量', 'dcf']),
+    page('/investment-basics', 'zh', '投資基礎', '從這裡開始：什麼是投資，風險與報酬。'),
+    page('/', 'ja', 'アレックス・チェン', 'フルスタック開発者、投資担当者。'),
+    page('/valuation-models', 'ja', 'バリュエーションモデル', '企業価値の評価方法：株価収益率など。'),
+    page('/valuation-models/dcf', 'ja', '割引キャッシュフロー', '企業の価値は将来のキャッシュフローを割り引いた合計です。', ['dcf']),
+    page('/investment-basics', 'ja', '投資の基礎', 'ここから始めましょう：投資とは何か、リスクとリターン。'),
   ],
 };
 
 const prepared = prepareIndex(INDEX);
-const run = (q: string, lang = "en") => search(prepared, q, { lang, labels: BUILTIN_LABELS });
+const run = (q: string, lang = 'en') => search(prepared, q, { lang, labels: BUILTIN_LABELS });
 
-describe("matching", () => {
-  it("matches case-insensitively in both directions", () => {
-    expect(matchesEitherWay("discounted cash flow", "cash")).toBe(true);
-    expect(matchesEitherWay("dcf", "what is dcf valuation")).toBe(true);
-    expect(matchesEitherWay("dcf", "ddm")).toBe(false);
+describe('matching', () => {
+  it('matches case-insensitively in both directions', () => {
+    expect(matchesEitherWay('discounted cash flow', 'cash')).toBe(true);
+    expect(matchesEitherWay('dcf', 'what is dcf valuation')).toBe(true);
+    expect(matchesEitherWay('dcf', 'ddm')).toBe(false);
     // one character is inside nearly every query: not a reverse match
-    expect(matchesEitherWay("a", "valuation")).toBe(false);
+    expect(matchesEitherWay('a', 'valuation')).toBe(false);
   });
 
-  it("ignores an empty or blank query", () => {
-    expect(run("")).toBeNull();
-    expect(run("   ")).toBeNull();
-    expect(safeSearch(prepared, "  \t ", { lang: "en" })).toBeNull();
+  it('ignores an empty or blank query', () => {
+    expect(run('')).toBeNull();
+    expect(run('   ')).toBeNull();
+    expect(safeSearch(prepared, '  \t ', { lang: 'en' })).toBeNull();
   });
 
-  it("trims the query and ignores case", () => {
-    const out = run("  DISCOUNTED cash  ")!;
-    expect(out.kind).toBe("results");
-    expect(out.results[0].navTarget).toBe("/valuation-models/dcf");
+  it('trims the query and ignores case', () => {
+    const out = run('  DISCOUNTED cash  ')!;
+    expect(out.kind).toBe('results');
+    expect(out.results[0].navTarget).toBe('/valuation-models/dcf');
   });
 });
 
-describe("priorities", () => {
-  it("ranks keyword items 1, page paths 2, text matches 3", () => {
-    const out = run("dcf")!;
-    const dcf = out.results.find((r) => r.navTarget === "/valuation-models/dcf")!;
+describe('priorities', () => {
+  it('ranks keyword items 1, page paths 2, text matches 3', () => {
+    const out = run('dcf')!;
+    const dcf = out.results.find((r) => r.navTarget === '/valuation-models/dcf')!;
     expect(dcf.priority).toBe(PRIORITY.keyword);
-    expect(dcf.kind).toBe("keyword");
+    expect(dcf.kind).toBe('keyword');
     // the landing page mentions DCF only in its text
-    const landing = out.results.find((r) => r.navTarget === "/valuation-models")!;
+    const landing = out.results.find((r) => r.navTarget === '/valuation-models')!;
     expect(landing.priority).toBe(PRIORITY.text);
     expect(out.results.indexOf(dcf)).toBeLessThan(out.results.indexOf(landing));
 
-    const path = run("risk-and")!.results[0];
-    expect(path.navTarget).toBe("/investment-basics/risk-and-reward");
+    const path = run('risk-and')!.results[0];
+    expect(path.navTarget).toBe('/investment-basics/risk-and-reward');
     expect(path.priority).toBe(PRIORITY.path);
 
-    const text = run("share price")!.results[0];
-    expect(text.navTarget).toBe("/valuation-models/pe");
+    const text = run('share price')!.results[0];
+    expect(text.navTarget).toBe('/valuation-models/pe');
     expect(text.priority).toBe(PRIORITY.text);
   });
 
-  it("puts the page whose title holds the query first among equal priorities", () => {
+  it('puts the page whose title holds the query first among equal priorities', () => {
     const idx = prepareIndex({
       version: 1,
       pages: [
-        page("/tools", "en", "Tools", "A DCF calculator.", ["dcf"]),
-        page("/valuation-models/dcf", "en", "Discounted Cash Flow (DCF)", "DCF explained.", ["dcf"]),
+        page('/tools', 'en', 'Tools', 'A DCF calculator.', ['dcf']),
+        page('/valuation-models/dcf', 'en', 'Discounted Cash Flow (DCF)', 'DCF explained.', ['dcf']),
       ],
     });
-    expect(search(idx, "dcf", { lang: "en" })!.results.map((r) => r.navTarget)).toEqual(["/valuation-models/dcf", "/tools"]);
+    expect(search(idx, 'dcf', { lang: 'en' })!.results.map((r) => r.navTarget)).toEqual(['/valuation-models/dcf', '/tools']);
   });
 
-  it("matches an item contained in a longer query (reverse direction)", () => {
-    const out = run("how does intrinsic value work")!;
-    expect(out.kind).toBe("results");
-    expect(out.results[0].navTarget).toBe("/valuation-models/dcf");
+  it('matches an item contained in a longer query (reverse direction)', () => {
+    const out = run('how does intrinsic value work')!;
+    expect(out.kind).toBe('results');
+    expect(out.results[0].navTarget).toBe('/valuation-models/dcf');
     expect(out.results[0].priority).toBe(PRIORITY.keyword);
   });
 
   it("puts results in the page's language first", () => {
-    const out = run("dcf", "zh")!;
-    expect(out.results[0].lang).toBe("zh");
-    expect(out.results[0].navTarget).toBe("/zh/valuation-models/dcf");
+    const out = run('dcf', 'zh')!;
+    expect(out.results[0].lang).toBe('zh');
+    expect(out.results[0].navTarget).toBe('/zh/valuation-models/dcf');
     const langs = out.results.map((r) => r.lang);
-    const firstOther = langs.findIndex((l) => l !== "zh");
-    expect(langs.slice(firstOther).every((l) => l !== "zh")).toBe(true);
+    const firstOther = langs.findIndex((l) => l !== 'zh');
+    expect(langs.slice(firstOther).every((l) => l !== 'zh')).toBe(true);
   });
 
-  it("matches translation labels at priority 3", () => {
+  it('matches translation labels at priority 3', () => {
     // "My Articles" is /about's label; no /about page in this index, so use one that exists
-    const labels = { en: { "risk-and-reward": "Gains and losses" } };
-    const out = search(prepared, "gains and losses", { lang: "en", labels })!;
-    expect(out.results[0].navTarget).toBe("/investment-basics/risk-and-reward");
+    const labels = { en: { 'risk-and-reward': 'Gains and losses' } };
+    const out = search(prepared, 'gains and losses', { lang: 'en', labels })!;
+    expect(out.results[0].navTarget).toBe('/investment-basics/risk-and-reward');
     expect(out.results[0].priority).toBe(PRIORITY.text);
   });
 });
 
-describe("Chinese and Japanese", () => {
-  it("finds a Chinese term inside unspaced text", () => {
-    const out = run("折現", "zh")!;
-    expect(out.kind).toBe("results");
-    expect(out.results[0].navTarget).toBe("/zh/valuation-models/dcf");
-    expect(out.results[0].textSnippet).toContain("<mark>折現</mark>");
+describe('Chinese and Japanese', () => {
+  it('finds a Chinese term inside unspaced text', () => {
+    const out = run('折現', 'zh')!;
+    expect(out.kind).toBe('results');
+    expect(out.results[0].navTarget).toBe('/zh/valuation-models/dcf');
+    expect(out.results[0].textSnippet).toContain('<mark>折現</mark>');
   });
 
-  it("finds a Japanese term inside unspaced text", () => {
-    const out = run("キャッシュフロー", "ja")!;
-    expect(out.results[0].navTarget).toBe("/ja/valuation-models/dcf");
-    expect(out.results[0].textSnippet).toContain("<mark>キャッシュフロー</mark>");
+  it('finds a Japanese term inside unspaced text', () => {
+    const out = run('キャッシュフロー', 'ja')!;
+    expect(out.results[0].navTarget).toBe('/ja/valuation-models/dcf');
+    expect(out.results[0].textSnippet).toContain('<mark>キャッシュフロー</mark>');
   });
 
-  it("matches a Chinese keyword contained in a longer Chinese query", () => {
-    const out = run("什麼是現金流量模型", "zh")!;
-    expect(out.results[0].navTarget).toBe("/zh/valuation-models/dcf");
+  it('matches a Chinese keyword contained in a longer Chinese query', () => {
+    const out = run('什麼是現金流量模型', 'zh')!;
+    expect(out.results[0].navTarget).toBe('/zh/valuation-models/dcf');
     expect(out.results[0].priority).toBe(PRIORITY.keyword);
   });
 });
 
-describe("no match", () => {
-  it("offers the best fuzzy match when its similarity is above 0.2", () => {
-    const out = run("valuaton modles")!;
-    expect(out.kind).toBe("fuzzy");
+describe('no match', () => {
+  it('offers the best fuzzy match when its similarity is above 0.2', () => {
+    const out = run('valuaton modles')!;
+    expect(out.kind).toBe('fuzzy');
     expect(out.results).toHaveLength(1);
-    expect(out.results[0].navTarget).toBe("/valuation-models");
+    expect(out.results[0].navTarget).toBe('/valuation-models');
   });
 
-  it("uses the 0.2 threshold strictly", () => {
+  it('uses the 0.2 threshold strictly', () => {
     expect(FUZZY_THRESHOLD).toBe(0.2);
-    expect(similarity("abcde", "abcde")).toBe(1);
-    expect(similarity("ABC", "abc")).toBe(1);
+    expect(similarity('abcde', 'abcde')).toBe(1);
+    expect(similarity('ABC', 'abc')).toBe(1);
     // 4 edits over 5 characters: exactly 0.2, which is not above it
-    expect(similarity("abxyz", "abcde")).toBeCloseTo(0.4);
-    expect(similarity("axxxx", "abcde")).toBeCloseTo(0.2);
-    const idx = prepareIndex({ version: 1, pages: [page("/abcde", "en", "abcde", "", [])] });
-    expect(search(idx, "axxxx", { lang: "en" })!.kind).toBe("recommended");
-    expect(search(idx, "abxxx", { lang: "en" })!.kind).toBe("fuzzy");
+    expect(similarity('abxyz', 'abcde')).toBeCloseTo(0.4);
+    expect(similarity('axxxx', 'abcde')).toBeCloseTo(0.2);
+    const idx = prepareIndex({ version: 1, pages: [page('/abcde', 'en', 'abcde', '', [])] });
+    expect(search(idx, 'axxxx', { lang: 'en' })!.kind).toBe('recommended');
+    expect(search(idx, 'abxxx', { lang: 'en' })!.kind).toBe('fuzzy');
   });
 
-  it("recommends home, valuation models and investment basics (priority 10+) otherwise", () => {
-    const out = run("qqqqqqqqqqqqqqqqqqqq", "ja")!;
-    expect(out.kind).toBe("recommended");
-    expect(out.results.map((r) => r.navTarget)).toEqual(["/ja/", "/ja/valuation-models", "/ja/investment-basics"]);
+  it('recommends home, valuation models and investment basics (priority 10+) otherwise', () => {
+    const out = run('qqqqqqqqqqqqqqqqqqqq', 'ja')!;
+    expect(out.kind).toBe('recommended');
+    expect(out.results.map((r) => r.navTarget)).toEqual(['/ja/', '/ja/valuation-models', '/ja/investment-basics']);
     expect(out.results.map((r) => r.priority)).toEqual([10, 11, 12]);
   });
 
-  it("recommends localised paths even without an index", () => {
-    expect(recommendations(null, "zh").map((r) => r.navTarget)).toEqual(["/zh/", "/zh/valuation-models", "/zh/investment-basics"]);
+  it('recommends localised paths even without an index', () => {
+    expect(recommendations(null, 'zh').map((r) => r.navTarget)).toEqual(['/zh/', '/zh/valuation-models', '/zh/investment-basics']);
   });
 });
 
-describe("errors", () => {
-  it("gives a single fallback result to home when the search fails", () => {
-    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
-    const out = safeSearch(null, "dcf", { lang: "zh" })!;
+describe('errors', () => {
+  it('gives a single fallback result to home when the search fails', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const out = safeSearch(null, 'dcf', { lang: 'zh' })!;
     expect(out.results).toHaveLength(1);
-    expect(out.results[0].navTarget).toBe("/zh/");
-    expect(out.results[0].kind).toBe("fallback");
+    expect(out.results[0].navTarget).toBe('/zh/');
+    expect(out.results[0].kind).toBe('fallback');
 
     const broken = { pages: [{ page: null, order: 0 }] } as never;
-    const again = safeSearch(broken, "dcf", { lang: "en" })!;
-    expect(again.results.map((r) => r.navTarget)).toEqual(["/"]);
+    const again = safeSearch(broken, 'dcf', { lang: 'en' })!;
+    expect(again.results.map((r) => r.navTarget)).toEqual(['/']);
     warn.mockRestore();
   });
 
-  it("rejects an index without pages", () => {
+  it('rejects an index without pages', () => {
     expect(() => prepareIndex({} as SearchIndex)).toThrow();
   });
 });
 
-describe("helpers", () => {
-  it("derives route keys and localised paths", () => {
-    expect(routeKey("/")).toBe("home");
-    expect(routeKey("/valuation-models/dcf")).toBe("dcf");
-    expect(localizePath("/login", "zh")).toBe("/zh/login");
-    expect(localizePath("/", "ja")).toBe("/ja/");
-    expect(localizePath("/login", "en")).toBe("/login");
+describe('helpers', () => {
+  it('derives route keys and localised paths', () => {
+    expect(routeKey('/')).toBe('home');
+    expect(routeKey('/valuation-models/dcf')).toBe('dcf');
+    expect(localizePath('/login', 'zh')).toBe('/zh/login');
+    expect(localizePath('/', 'ja')).toBe('/ja/');
+    expect(localizePath('/login', 'en')).toBe('/login');
   });
 
-  it("reads route labels from translation files", () => {
+  it('reads route labels from translation files', () => {
     const labels = labelsFromTranslations({
-      zh: { breadcrumb: { home: "首頁", segments: { notes: "筆記", bad: 3 } } },
+      zh: { breadcrumb: { home: '首頁', segments: { notes: '筆記', bad: 3 } } },
       ja: {},
     });
-    expect(labels).toEqual({ zh: { home: "首頁", notes: "筆記" }, ja: {} });
+    expect(labels).toEqual({ zh: { home: '首頁', notes: '筆記' }, ja: {} });
   });
 });

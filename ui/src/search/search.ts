@@ -1,13 +1,13 @@
-import { buildSnippet } from "./snippet";
-import { FUZZY_THRESHOLD, boundedDistance } from "./similarity";
-import { localizePath } from "./paths";
-import type { IndexPage, ResultKind, RouteLabels, SearchIndex, SearchResult } from "./types";
+import { buildSnippet } from './snippet';
+import { FUZZY_THRESHOLD, boundedDistance } from './similarity';
+import { localizePath } from './paths';
+import type { IndexPage, ResultKind, RouteLabels, SearchIndex, SearchResult } from './types';
 
 /** SPEC.md section 9's priorities: lower shows first. */
 export const PRIORITY = { keyword: 1, path: 2, text: 3, fuzzy: 4, recommended: 10 } as const;
 
 /** Pages recommended when nothing matches, in this order (priority 10, 11, 12). */
-export const RECOMMENDED_ROUTES = ["/", "/valuation-models", "/investment-basics"];
+export const RECOMMENDED_ROUTES = ['/', '/valuation-models', '/investment-basics'];
 
 /** Items shorter than this are not looked for inside the query: one letter is in everything. */
 const MIN_ITEM_IN_QUERY = 2;
@@ -29,7 +29,7 @@ export interface PreparedIndex {
   pages: PreparedPage[];
 }
 
-export type OutcomeKind = "results" | "fuzzy" | "recommended";
+export type OutcomeKind = 'results' | 'fuzzy' | 'recommended';
 
 export interface SearchOutcome {
   kind: OutcomeKind;
@@ -44,27 +44,29 @@ export interface SearchOptions {
 
 /** Segment key of a route for labels: `/valuation-models/dcf` → `dcf`, `/` → `home`. */
 export function routeKey(route: string): string {
-  const parts = route.split("/").filter(Boolean);
-  return parts.length ? parts[parts.length - 1] : "home";
+  const parts = route.split('/').filter(Boolean);
+  return parts.length ? parts[parts.length - 1] : 'home';
 }
 
 export function prepareIndex(index: SearchIndex): PreparedIndex {
-  if (!index || !Array.isArray(index.pages)) throw new Error("search index has no pages");
+  if (!index || !Array.isArray(index.pages)) throw new Error('search index has no pages');
   return {
-    pages: index.pages.map((page, order) => ({
-      page,
-      order,
-      keywords: (page.keywords ?? []).map((k) => String(k).toLowerCase()),
-      route: page.route.toLowerCase(),
-      segments: page.route
-        .toLowerCase()
-        .split("/")
-        .filter(Boolean)
-        .flatMap((s) => [s, s.replace(/-/g, " ")]),
-      title: (page.title ?? "").toLowerCase(),
-      text: (page.text ?? "").toLowerCase(),
-      fuzzy: [],
-    })).map((p) => ({ ...p, fuzzy: [p.title, ...p.keywords, ...p.segments].filter(Boolean).map((c) => Array.from(c)) })),
+    pages: index.pages
+      .map((page, order) => ({
+        page,
+        order,
+        keywords: (page.keywords ?? []).map((k) => String(k).toLowerCase()),
+        route: page.route.toLowerCase(),
+        segments: page.route
+          .toLowerCase()
+          .split('/')
+          .filter(Boolean)
+          .flatMap((s) => [s, s.replace(/-/g, ' ')]),
+        title: (page.title ?? '').toLowerCase(),
+        text: (page.text ?? '').toLowerCase(),
+        fuzzy: [],
+      }))
+      .map((p) => ({ ...p, fuzzy: [p.title, ...p.keywords, ...p.segments].filter(Boolean).map((c) => Array.from(c)) })),
   };
 }
 
@@ -75,7 +77,7 @@ export function matchesEitherWay(item: string, query: string): boolean {
 }
 
 function labelFor(p: PreparedPage, labels: RouteLabels | undefined): string {
-  return labels?.[p.page.lang]?.[routeKey(p.page.route)]?.toLowerCase() ?? "";
+  return labels?.[p.page.lang]?.[routeKey(p.page.route)]?.toLowerCase() ?? '';
 }
 
 interface Hit {
@@ -91,11 +93,11 @@ interface Hit {
 }
 
 /** "direct" when the query is in the item, "reverse" when a (long enough) item is in the query. */
-function matchKind(items: string[], q: string): { how: "direct" | "reverse"; item: string } | null {
+function matchKind(items: string[], q: string): { how: 'direct' | 'reverse'; item: string } | null {
   const direct = items.find((i) => i && i.includes(q));
-  if (direct !== undefined) return { how: "direct", item: direct };
+  if (direct !== undefined) return { how: 'direct', item: direct };
   const reverse = items.find((i) => i && Array.from(i).length >= MIN_ITEM_IN_QUERY && q.includes(i));
-  return reverse !== undefined ? { how: "reverse", item: reverse } : null;
+  return reverse !== undefined ? { how: 'reverse', item: reverse } : null;
 }
 
 function matchPage(p: PreparedPage, q: string, labels: RouteLabels | undefined): Hit | null {
@@ -103,16 +105,16 @@ function matchPage(p: PreparedPage, q: string, labels: RouteLabels | undefined):
     p,
     priority,
     kind,
-    reverse: m.how === "reverse",
+    reverse: m.how === 'reverse',
     inTitle: p.title.includes(q),
     terms: [q, m.item],
   });
   const keyword = matchKind(p.keywords, q);
-  if (keyword) return hit(PRIORITY.keyword, "keyword", keyword);
+  if (keyword) return hit(PRIORITY.keyword, 'keyword', keyword);
   const path = matchKind([p.route, ...p.segments], q);
-  if (path) return hit(PRIORITY.path, "path", path);
-  const text = matchKind([p.title, labelFor(p, labels)], q) ?? (p.text.includes(q) ? { how: "direct", item: q } : null);
-  if (text) return hit(PRIORITY.text, "text", text);
+  if (path) return hit(PRIORITY.path, 'path', path);
+  const text = matchKind([p.title, labelFor(p, labels)], q) ?? (p.text.includes(q) ? { how: 'direct', item: q } : null);
+  if (text) return hit(PRIORITY.text, 'text', text);
   return null;
 }
 
@@ -171,14 +173,11 @@ function bestFuzzy(index: PreparedIndex, q: string, opts: SearchOptions): Hit | 
       const d = boundedDistance(c, query, limit);
       if (d > limit) continue;
       const score = 1 - d / longest;
-      const better =
-        !best ||
-        score > best.score ||
-        (score === best.score && p.page.lang === opts.lang && best.p.page.lang !== opts.lang);
-      if (better && score > FUZZY_THRESHOLD) best = { p, term: c.join(""), score };
+      const better = !best || score > best.score || (score === best.score && p.page.lang === opts.lang && best.p.page.lang !== opts.lang);
+      if (better && score > FUZZY_THRESHOLD) best = { p, term: c.join(''), score };
     }
   }
-  return best ? { p: best.p, priority: PRIORITY.fuzzy, kind: "fuzzy", reverse: false, inTitle: false, terms: [best.term] } : null;
+  return best ? { p: best.p, priority: PRIORITY.fuzzy, kind: 'fuzzy', reverse: false, inTitle: false, terms: [best.term] } : null;
 }
 
 /** Home, valuation models, investment basics in the page's language, priority 10 and up. */
@@ -186,10 +185,10 @@ export function recommendations(index: PreparedIndex | null, lang: string, label
   return RECOMMENDED_ROUTES.map((route, i) => {
     const p =
       index?.pages.find((x) => x.page.route === route && x.page.lang === lang) ??
-      index?.pages.find((x) => x.page.route === route && x.page.lang === "en");
+      index?.pages.find((x) => x.page.route === route && x.page.lang === 'en');
     const url = p?.page.url ?? localizePath(route, lang);
     const title = p?.page.title ?? labels?.[lang]?.[routeKey(route)] ?? BUILTIN_LABELS.en[routeKey(route)] ?? route;
-    const text = p?.page.text ?? "";
+    const text = p?.page.text ?? '';
     return {
       path: url,
       title,
@@ -198,24 +197,24 @@ export function recommendations(index: PreparedIndex | null, lang: string, label
       textSnippet: buildSnippet(text, []),
       priority: PRIORITY.recommended + i,
       lang: p?.page.lang ?? lang,
-      kind: "recommended" as const,
+      kind: 'recommended' as const,
     };
   });
 }
 
 /** SPEC.md section 8: a search error gives a single result to home. */
 export function fallbackResults(lang: string, labels?: RouteLabels): SearchResult[] {
-  const url = localizePath("/", lang);
+  const url = localizePath('/', lang);
   return [
     {
       path: url,
       title: labels?.[lang]?.home ?? BUILTIN_LABELS[lang]?.home ?? BUILTIN_LABELS.en.home,
-      text: "",
+      text: '',
       navTarget: url,
-      textSnippet: "",
+      textSnippet: '',
       priority: PRIORITY.recommended,
       lang,
-      kind: "fallback",
+      kind: 'fallback',
     },
   ];
 }
@@ -235,22 +234,22 @@ export function search(index: PreparedIndex, rawQuery: string, opts: SearchOptio
   }
   if (hits.length) {
     hits.sort(compareHits(opts.lang));
-    return { kind: "results", results: hits.map((h) => toResult(h)) };
+    return { kind: 'results', results: hits.map((h) => toResult(h)) };
   }
   const fuzzy = bestFuzzy(index, q, opts);
-  if (fuzzy) return { kind: "fuzzy", results: [toResult(fuzzy)] };
-  return { kind: "recommended", results: recommendations(index, opts.lang, opts.labels) };
+  if (fuzzy) return { kind: 'fuzzy', results: [toResult(fuzzy)] };
+  return { kind: 'recommended', results: recommendations(index, opts.lang, opts.labels) };
 }
 
 /** `search`, but any failure (a broken index) becomes SPEC.md's single fallback result. */
 export function safeSearch(index: PreparedIndex | null, rawQuery: string, opts: SearchOptions): SearchOutcome | null {
   if (!rawQuery.trim()) return null;
   try {
-    if (!index) throw new Error("search index unavailable");
+    if (!index) throw new Error('search index unavailable');
     return search(index, rawQuery, opts);
   } catch (err) {
-    console.warn("search failed", err);
-    return { kind: "recommended", results: fallbackResults(opts.lang, opts.labels) };
+    console.warn('search failed', err);
+    return { kind: 'recommended', results: fallbackResults(opts.lang, opts.labels) };
   }
 }
 
@@ -260,31 +259,31 @@ export function safeSearch(index: PreparedIndex | null, rawQuery: string, opts: 
  */
 export const BUILTIN_LABELS: RouteLabels = {
   en: {
-    home: "Home",
-    about: "My Articles",
-    "valuation-models": "Valuation Models",
-    "investment-basics": "Investment Basics",
-    notes: "Notes",
-    search: "Search",
-    login: "Login",
+    home: 'Home',
+    about: 'My Articles',
+    'valuation-models': 'Valuation Models',
+    'investment-basics': 'Investment Basics',
+    notes: 'Notes',
+    search: 'Search',
+    login: 'Login',
   },
   zh: {
-    home: "首頁",
-    about: "我的文章",
-    "valuation-models": "估值模型",
-    "investment-basics": "投資基礎",
-    notes: "筆記",
-    search: "搜尋",
-    login: "登入",
+    home: '首頁',
+    about: '我的文章',
+    'valuation-models': '估值模型',
+    'investment-basics': '投資基礎',
+    notes: '筆記',
+    search: '搜尋',
+    login: '登入',
   },
   ja: {
-    home: "ホーム",
-    about: "私の記事",
-    "valuation-models": "バリュエーションモデル",
-    "investment-basics": "投資の基礎",
-    notes: "ノート",
-    search: "検索",
-    login: "ログイン",
+    home: 'ホーム',
+    about: '私の記事',
+    'valuation-models': 'バリュエーションモデル',
+    'investment-basics': '投資の基礎',
+    notes: 'ノート',
+    search: '検索',
+    login: 'ログイン',
   },
 };
 
@@ -294,9 +293,9 @@ export function labelsFromTranslations(resources: Record<string, unknown>): Rout
   for (const [lang, res] of Object.entries(resources)) {
     const crumb = (res as { breadcrumb?: { home?: unknown; segments?: Record<string, unknown> } })?.breadcrumb;
     const labels: Record<string, string> = {};
-    if (typeof crumb?.home === "string") labels.home = crumb.home;
+    if (typeof crumb?.home === 'string') labels.home = crumb.home;
     for (const [seg, label] of Object.entries(crumb?.segments ?? {})) {
-      if (typeof label === "string") labels[seg] = label;
+      if (typeof label === 'string') labels[seg] = label;
     }
     out[lang] = labels;
   }

@@ -1,61 +1,61 @@
-import { describe, expect, it } from "vitest";
-import { SNIPPET_CONTEXT, buildSnippet, escapeHtml } from "./snippet";
-import { prepareIndex, search } from "./search";
+import { describe, expect, it } from 'vitest';
+import { SNIPPET_CONTEXT, buildSnippet, escapeHtml } from './snippet';
+import { prepareIndex, search } from './search';
 
 /** Markup in a snippet: any tag other than the `<mark>` pair we add. */
-const foreignTags = (html: string) => html.replace(/<\/?mark>/g, "").match(/<[^>]*>/g) ?? [];
+const foreignTags = (html: string) => html.replace(/<\/?mark>/g, '').match(/<[^>]*>/g) ?? [];
 
-describe("snippet", () => {
-  it("keeps 50 characters each side of the match and marks it", () => {
+describe('snippet', () => {
+  it('keeps 50 characters each side of the match and marks it', () => {
     expect(SNIPPET_CONTEXT).toBe(50);
-    const text = "a".repeat(80) + "TARGET" + "b".repeat(80);
-    const html = buildSnippet(text, "target");
-    expect(html).toBe("…" + "a".repeat(50) + "<mark>TARGET</mark>" + "b".repeat(50) + "…");
+    const text = 'a'.repeat(80) + 'TARGET' + 'b'.repeat(80);
+    const html = buildSnippet(text, 'target');
+    expect(html).toBe('…' + 'a'.repeat(50) + '<mark>TARGET</mark>' + 'b'.repeat(50) + '…');
   });
 
-  it("does not add ellipses when the text is short", () => {
-    expect(buildSnippet("pay the dividend now", "dividend")).toBe("pay the <mark>dividend</mark> now");
+  it('does not add ellipses when the text is short', () => {
+    expect(buildSnippet('pay the dividend now', 'dividend')).toBe('pay the <mark>dividend</mark> now');
   });
 
-  it("counts CJK and astral characters as one each", () => {
-    const text = "前".repeat(60) + "折現" + "後".repeat(60);
-    const html = buildSnippet(text, "折現");
-    expect(html).toBe("…" + "前".repeat(50) + "<mark>折現</mark>" + "後".repeat(50) + "…");
-    const emoji = "😀".repeat(60) + "x";
-    expect(buildSnippet(emoji, "x")).toBe("…" + "😀".repeat(50) + "<mark>x</mark>");
+  it('counts CJK and astral characters as one each', () => {
+    const text = '前'.repeat(60) + '折現' + '後'.repeat(60);
+    const html = buildSnippet(text, '折現');
+    expect(html).toBe('…' + '前'.repeat(50) + '<mark>折現</mark>' + '後'.repeat(50) + '…');
+    const emoji = '😀'.repeat(60) + 'x';
+    expect(buildSnippet(emoji, 'x')).toBe('…' + '😀'.repeat(50) + '<mark>x</mark>');
   });
 
-  it("escapes a query containing markup", () => {
+  it('escapes a query containing markup', () => {
     const text = 'Beware of <script>alert("x")</script> in "quotes" & tags';
     const html = buildSnippet(text, '<script>alert("x")');
     expect(foreignTags(html)).toEqual([]);
-    expect(html).toContain("<mark>&lt;script&gt;alert(&quot;x&quot;)</mark>");
-    expect(html).not.toContain("<script");
+    expect(html).toContain('<mark>&lt;script&gt;alert(&quot;x&quot;)</mark>');
+    expect(html).not.toContain('<script');
   });
 
-  it("escapes page text around the match and without a match", () => {
+  it('escapes page text around the match and without a match', () => {
     const text = '<img src=x onerror="alert(1)"> value <b>bold</b>';
-    for (const q of ["value", "no such thing", "onerror", '"><svg onload=alert(1)>']) {
+    for (const q of ['value', 'no such thing', 'onerror', '"><svg onload=alert(1)>']) {
       const html = buildSnippet(text, q);
       expect(foreignTags(html)).toEqual([]);
       expect(html).not.toMatch(/<img|<b>|<svg/);
     }
-    expect(escapeHtml(`<>&"'`)).toBe("&lt;&gt;&amp;&quot;&#39;");
+    expect(escapeHtml(`<>&"'`)).toBe('&lt;&gt;&amp;&quot;&#39;');
   });
 
-  it("treats regex characters in the query literally", () => {
-    expect(buildSnippet("P/E (price to earnings) ratio", "(price")).toBe("P/E <mark>(price</mark> to earnings) ratio");
-    expect(buildSnippet("a+b", ".*")).toBe("a+b");
+  it('treats regex characters in the query literally', () => {
+    expect(buildSnippet('P/E (price to earnings) ratio', '(price')).toBe('P/E <mark>(price</mark> to earnings) ratio');
+    expect(buildSnippet('a+b', '.*')).toBe('a+b');
   });
 
-  it("escapes snippets that come out of a search", () => {
+  it('escapes snippets that come out of a search', () => {
     const idx = prepareIndex({
       version: 1,
-      pages: [{ route: "/x", url: "/x", lang: "en", title: "<i>t</i>", text: '<script>alert("pwned")</script>', keywords: [] }],
+      pages: [{ route: '/x', url: '/x', lang: 'en', title: '<i>t</i>', text: '<script>alert("pwned")</script>', keywords: [] }],
     });
-    const out = search(idx, "<script>", { lang: "en" })!;
+    const out = search(idx, '<script>', { lang: 'en' })!;
     expect(out.results).toHaveLength(1);
     expect(foreignTags(out.results[0].textSnippet)).toEqual([]);
-    expect(out.results[0].textSnippet).toContain("<mark>&lt;script&gt;</mark>");
+    expect(out.results[0].textSnippet).toContain('<mark>&lt;script&gt;</mark>');
   });
 });

@@ -2,11 +2,11 @@
 export const SNIPPET_CONTEXT = 50;
 
 const HTML_ESCAPES: Record<string, string> = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  '"': "&quot;",
-  "'": "&#39;",
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
 };
 
 export function escapeHtml(text: string): string {
@@ -14,12 +14,12 @@ export function escapeHtml(text: string): string {
 }
 
 export function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** Whitespace runs become one space so a snippet reads as a sentence. */
 export function normalizeSpace(text: string): string {
-  return text.replace(/\s+/g, " ").trim();
+  return text.replace(/\s+/g, ' ').trim();
 }
 
 /**
@@ -28,7 +28,7 @@ export function normalizeSpace(text: string): string {
  */
 export function findIgnoreCase(haystack: string, needle: string): { index: number; length: number } | null {
   if (!needle) return null;
-  const m = new RegExp(escapeRegExp(needle), "iu").exec(haystack);
+  const m = new RegExp(escapeRegExp(needle), 'iu').exec(haystack);
   return m ? { index: m.index, length: m[0].length } : null;
 }
 
@@ -41,15 +41,15 @@ const WINDOW_FACTOR = 4;
 /** The last `n` code points of `s` (no half surrogate pairs in a CJK or emoji snippet). */
 function lastCodePoints(s: string, n: number): { text: string; cut: boolean } {
   const cps = Array.from(s);
-  return cps.length > n ? { text: cps.slice(cps.length - n).join(""), cut: true } : { text: s, cut: false };
+  return cps.length > n ? { text: cps.slice(cps.length - n).join(''), cut: true } : { text: s, cut: false };
 }
 
 function firstCodePoints(s: string, n: number): { text: string; cut: boolean } {
   const cps = Array.from(s);
-  return cps.length > n ? { text: cps.slice(0, n).join(""), cut: true } : { text: s, cut: false };
+  return cps.length > n ? { text: cps.slice(0, n).join(''), cut: true } : { text: s, cut: false };
 }
 
-const collapse = (s: string) => s.replace(/\s+/g, " ");
+const collapse = (s: string) => s.replace(/\s+/g, ' ');
 
 /**
  * An HTML snippet of `text` around the first match of one of `terms` (tried in order), with the
@@ -70,15 +70,15 @@ export function buildSnippet(text: string, terms: string | string[], context = S
     const after = firstCodePoints(to === text.length ? afterRaw.trimEnd() : afterRaw, context);
     const match = collapse(text.slice(found.index, found.index + found.length));
     return (
-      (before.cut || (from > 0 && before.text.length > 0) ? "…" : "") +
+      (before.cut || (from > 0 && before.text.length > 0) ? '…' : '') +
       escapeHtml(before.text) +
-      "<mark>" +
+      '<mark>' +
       escapeHtml(match) +
-      "</mark>" +
+      '</mark>' +
       escapeHtml(after.text) +
-      (after.cut || (to < text.length && after.text.length > 0) ? "…" : "")
+      (after.cut || (to < text.length && after.text.length > 0) ? '…' : '')
     );
   }
   const head = firstCodePoints(normalizeSpace(text.slice(0, span * 2)), context * 2);
-  return escapeHtml(head.text) + (head.cut || text.length > span * 2 ? "…" : "");
+  return escapeHtml(head.text) + (head.cut || text.length > span * 2 ? '…' : '');
 }

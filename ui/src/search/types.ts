@@ -14,7 +14,7 @@ export interface SearchIndex {
 }
 
 /** Why a result is shown; decides its wording, never its markup. */
-export type ResultKind = "keyword" | "path" | "text" | "fuzzy" | "recommended" | "fallback";
+export type ResultKind = 'keyword' | 'path' | 'text' | 'fuzzy' | 'recommended' | 'fallback';
 
 /** SPEC.md section 3's search result, plus what the island needs to draw it. */
 export interface SearchResult {
