@@ -3,7 +3,7 @@ SHELL := /bin/bash
 PORT ?= 8080
 export PORT
 
-.PHONY: run test build dev bench invite deps test-deps ui-deps tests-deps ui site site-release clean
+.PHONY: run test lint build dev bench invite deps test-deps ui-deps tests-deps ui site site-release clean
 
 # npm packages at the lock files' versions, installed again only when a lock file changes.
 # `npm install`, not `npm ci`: with this machine kind's npm settings (omit-lockfile-registry-resolved)
@@ -41,8 +41,16 @@ dev: ui
 	cargo build -q -p generator -p api
 	scripts/dev.sh
 
+# The quality checks, cheapest first, so a formatting slip fails in seconds rather than after
+# the build. `npm --prefix ui run format` fixes what the last one reports.
+lint: ui-deps
+	cargo fmt --all --check
+	npm --prefix ui run --silent format:check
+	npm --prefix ui run --silent typecheck
+	cargo clippy -q --workspace --all-targets -- -D warnings
+
 # The browser tests come last: their runner's summary closes the run.
-test: site tests-deps
+test: lint site tests-deps
 	scripts/with-postgres.sh cargo test --workspace
 	scripts/schemathesis.sh
 	npm --prefix ui test

@@ -177,7 +177,7 @@ pub fn load(dir: &Path, languages: &[String], default_language: &str, collection
         .map(|path| {
             let relative = path.strip_prefix(dir).expect("walked below dir");
             let (route, lang, kind) = route_of(relative, collections).with_context(|| format!("{}", path.display()))?;
-            if !languages.iter().any(|l| *l == lang) {
+            if !languages.contains(&lang) {
                 bail!(
                     "{}: unknown language `{lang}` (the site has {})",
                     path.display(),

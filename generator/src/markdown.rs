@@ -55,6 +55,15 @@ fn line_of(source: &str, offset: usize) -> usize {
     source[..offset].bytes().filter(|b| *b == b'\n').count() + 1
 }
 
+/// A heading being read: where its events start, its level, and its `{#id .class key=value}`.
+type OpenHeading<'a> = (
+    usize,
+    HeadingLevel,
+    Option<CowStr<'a>>,
+    Vec<CowStr<'a>>,
+    Vec<(CowStr<'a>, Option<CowStr<'a>>)>,
+);
+
 /// Heading ids for headings without `{#id}`: lowercase words joined by hyphens; CJK kept as is.
 pub fn slugify(text: &str) -> String {
     let mut slug = String::new();
@@ -160,13 +169,7 @@ pub fn render(source: &str, options: &RenderOptions) -> Result<Rendered, Markdow
     let mut out = Rendered::default();
     let mut events: Vec<Event> = Vec::new();
     let mut code: Option<(String, String)> = None;
-    let mut heading: Option<(
-        usize,
-        HeadingLevel,
-        Option<CowStr>,
-        Vec<CowStr>,
-        Vec<(CowStr, Option<CowStr>)>,
-    )> = None;
+    let mut heading: Option<OpenHeading> = None;
     let mut seen_ids: HashSet<String> = HashSet::new();
 
     for (event, range) in Parser::new_ext(source, parser_options).into_offset_iter() {

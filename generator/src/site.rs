@@ -28,6 +28,8 @@ const SYNTAX_LIGHT_CSS: &str = "syntax-light.css";
 const SYNTAX_DARK_CSS: &str = "syntax-dark.css";
 /// Compressed pages waiting for the writer, at most.
 const PAGES_IN_FLIGHT: usize = 256;
+/// One page rendered, keyed by (route, language), or the error that stopped it.
+type RenderResult = Result<((String, String), Rendered), String>;
 
 pub struct BuildOptions {
     /// The site's folder: `site-config.yaml`, `content/`, `locales/`, `static/`.
@@ -100,7 +102,7 @@ fn render_markdown(content: &content::Content, config: &SiteConfig) -> Result<Ha
                 .map(move |(lang, page)| (route.as_str(), lang.as_str(), page))
         })
         .collect();
-    let results: Vec<Result<((String, String), Rendered), String>> = jobs
+    let results: Vec<RenderResult> = jobs
         .par_iter()
         .map(|(route, lang, page)| {
             let line_breaks = match &page.kind {
@@ -229,7 +231,7 @@ fn island_cache(root: &Path) -> PathBuf {
     use sha2::{Digest, Sha256};
     let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
     let hash = Sha256::digest(root.to_string_lossy().as_bytes());
-    std::env::temp_dir().join(format!("site-islands-{:x}", hash)[..29].to_string())
+    std::env::temp_dir().join(&format!("site-islands-{:x}", hash)[..29])
 }
 
 /// The site's sources, read, rendered from Markdown and link-checked.
