@@ -1,6 +1,7 @@
 //! The worked examples of the valuation articles are arithmetic a reader may copy: every figure
 //! kept under `example:` in a page's front matter is recomputed here, must appear in the prose of
-//! every language exactly as formatted below, and must be the same in en, zh and ja.
+//! every language exactly as formatted below (amounts in millions may be counted in 億/萬 in zh
+//! and ja), and must be the same in en, zh and ja.
 //!
 //! Each stated result is checked twice, both to half a unit of its last shown decimal: against
 //! the exact computation from the inputs, and against the computation from the figures the page
