@@ -16,9 +16,9 @@ on_both_databases! {
     async fn the_code_arrives_in_the_chosen_language(backend: Backend) {
         let app = TestApp::new(backend).await;
         for (lang, address, subject) in [
-            ("en", "en@example.com", "Your sign-up verification code"),
-            ("zh", "zh@example.com", "您的註冊驗證碼"),
-            ("ja", "ja@example.com", "会員登録の確認コード"),
+            ("en", "en@example.com", "Your sign-up verification code for 127.0.0.1"),
+            ("zh", "zh@example.com", "【127.0.0.1】您的註冊驗證碼"),
+            ("ja", "ja@example.com", "【127.0.0.1】会員登録の確認コード"),
         ] {
             let reply = app.post("/api/send-email", json!({"email": address, "username": "newbie", "preferredLanguage": lang})).await;
             reply.assert(StatusCode::OK);
@@ -249,7 +249,11 @@ on_both_databases! {
         assert_eq!(member.body, stranger.body);
         let mails = app.wait_for_mails("tom@example.com", 2).await;
         let notice = mails.last().unwrap();
-        assert_eq!(notice.subject, "Sign-up attempt with your email address");
+        assert_eq!(notice.subject, "Sign-up attempt with your email address on 127.0.0.1");
+        // It names the account the address belongs to, and how to reach the owner.
+        assert!(notice.text.contains("username tom."), "{}", notice.text);
+        assert!(notice.text.contains("log in as tom;"), "{}", notice.text);
+        assert!(notice.text.contains("To reach the site owner"), "{}", notice.text);
         assert_eq!(notice.code(), None, "no code for an address that is already a member's");
         // And a second account on the same address is refused even with a code from before.
         app.clock.advance(61);

@@ -19,7 +19,7 @@ async fn reset_code(app: &TestApp, username: &str, email: &str) -> String {
     .assert(StatusCode::OK);
     let mails = app.wait_for_mails(email, before + 1).await;
     let mail = mails.last().unwrap();
-    assert_eq!(mail.subject, "Your password reset code");
+    assert_eq!(mail.subject, "Your password reset code for 127.0.0.1");
     mail.code().expect("a code")
 }
 
@@ -67,7 +67,13 @@ on_both_databases! {
         app.login("uma", NEW).await;
         // The member hears about it.
         let mails = app.wait_for_mails("uma@example.com", 3).await;
-        assert!(mails.iter().any(|m| m.subject == "Your password was changed"));
+        let notice = mails
+            .iter()
+            .find(|m| m.subject == "Your password on 127.0.0.1 was changed")
+            .expect("a password-changed notice");
+        // It says what to do if it was not the member, and how to reach the owner.
+        assert!(notice.text.contains("reset your password at once"), "{}", notice.text);
+        assert!(notice.text.contains("tell the site owner"), "{}", notice.text);
         // The token is single use.
         let again = reset(&app, &token, "uma", "another password", None).await;
         again.assert(StatusCode::UNAUTHORIZED);
@@ -181,7 +187,7 @@ on_both_databases! {
             .await
             .assert(StatusCode::OK);
         let mails = app.wait_for_mails("cai@example.com", 2).await;
-        assert_eq!(mails.last().unwrap().subject, "您的密碼重設驗證碼");
+        assert_eq!(mails.last().unwrap().subject, "【127.0.0.1】您的密碼重設驗證碼");
         let reply = app
             .post_with("/api/send-verify-code", json!({"username": "cai", "email": "bad"}), &[("accept-language", "ja")])
             .await;

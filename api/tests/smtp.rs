@@ -74,7 +74,7 @@ on_both_databases! {
         let (recipients, data) = received.lock().unwrap().first().cloned().expect("one message at the sink");
         assert_eq!(recipients, vec!["smtp@example.com".to_string()]);
         let mail = Mail::parse(data.as_bytes());
-        assert_eq!(mail.subject, "会員登録の確認コード");
+        assert_eq!(mail.subject, "【127.0.0.1】会員登録の確認コード");
         let code = mail.code().expect("a code");
         assert!(mail.html.contains(&code));
         // Nothing went to the outbox, and the code works.

@@ -1,6 +1,7 @@
 //! The worked examples of the valuation articles are arithmetic a reader may copy: every figure
 //! kept under `example:` in a page's front matter is recomputed here, must appear in the prose of
-//! every language exactly as formatted below, and must be the same in en, zh and ja.
+//! every language exactly as formatted below (amounts in millions may be counted in 億/萬 in zh
+//! and ja), and must be the same in en, zh and ja.
 //!
 //! Each stated result is checked twice, both to half a unit of its last shown decimal: against
 //! the exact computation from the inputs, and against the computation from the figures the page
@@ -13,7 +14,19 @@ use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
 const LANGS: [&str; 3] = ["en", "zh", "ja"];
-const MODELS: [(&str, i64); 5] = [("pe", 1), ("ps", 2), ("pb", 3), ("dcf", 4), ("ddm", 5)];
+/// Every article of the section with its weight: the multiples first, then the cash-flow models.
+const MODELS: [(&str, i64); 7] = [
+    ("pe", 1),
+    ("ps", 2),
+    ("pb", 3),
+    ("ev-ebitda", 4),
+    ("dcf", 5),
+    ("wacc", 6),
+    ("ddm", 7),
+];
+/// The sections of an article on a multiple, in this order.
+const MULTIPLE_SECTIONS: [&str; 5] = ["formula", "what-it-tells-you", "example", "when-to-use", "limitations"];
+/// The sections of an article on a cash-flow model, in this order.
 const ARTICLE_SECTIONS: [&str; 8] = [
     "definition",
     "why-use",
@@ -129,14 +142,54 @@ impl Shown {
     }
 }
 
+/// A figure as the pages print it. Chinese and Japanese count large amounts in 萬 (10^4) and
+/// 億 (10^8), so an amount in millions may appear there as `4 億` / `4億` (400 million) or
+/// `2,000 萬` / `2,000万` (20 million) instead of the English `400` next to a written-out unit.
+struct Printed {
+    text: String,
+    millions: Option<f64>,
+}
+
+impl Printed {
+    fn forms(&self, lang: &str) -> Vec<String> {
+        let mut forms = vec![self.text.clone()];
+        let Some(x) = self.millions else { return forms };
+        let (yi, wan) = match lang {
+            "zh" => (" 億", " 萬"),
+            "ja" => ("億", "万"),
+            _ => return forms,
+        };
+        let hundredths = x * 100.0;
+        if (hundredths - hundredths.round()).abs() > 1e-6 {
+            return forms;
+        }
+        if x >= 100.0 {
+            // 420 million is 4.2 億: as many decimals as it takes, no trailing zeros.
+            let count = grouped(x / 100.0, 4);
+            let count = count.trim_end_matches('0').trim_end_matches('.');
+            forms.push(format!("{count}{yi}"));
+        } else {
+            forms.push(format!("{}{wan}", grouped(hundredths, 0)));
+        }
+        forms
+    }
+}
+
 /// The figures of one page: what must appear in its text, and every mismatch found.
 #[derive(Default)]
 struct Figures {
-    shown: Vec<String>,
+    shown: Vec<Printed>,
     errors: Vec<String>,
 }
 
 impl Figures {
+    fn show(&mut self, value: f64, shown: Shown) {
+        self.shown.push(Printed {
+            text: shown.format(value),
+            millions: matches!(shown, Shown::Amount(_)).then_some(value),
+        });
+    }
+
     /// An input: printed as given, so it must not carry more precision than the page shows.
     fn input(&mut self, name: &str, value: f64, shown: Shown) {
         let text = shown.format(value);
@@ -155,7 +208,7 @@ impl Figures {
             self.errors
                 .push(format!("{name}: {value} would be shown rounded as {text}"));
         }
-        self.shown.push(text);
+        self.show(value, shown);
     }
 
     /// A result: within half a unit of its last shown decimal of both the exact value and the
@@ -170,7 +223,17 @@ impl Figures {
                 ));
             }
         }
-        self.shown.push(shown.format(stated));
+        self.show(stated, shown);
+    }
+
+    /// A figure that repeats one from another article's example: it must be the same number.
+    fn same(&mut self, name: &str, stated: f64, there: f64, shown: Shown) {
+        if (stated - there).abs() > 1e-9 {
+            self.errors.push(format!(
+                "{name}: {stated} here but {there} in the article it comes from"
+            ));
+        }
+        self.show(stated, shown);
     }
 
     fn check(&mut self, claim: &str, holds: bool) {
@@ -179,6 +242,58 @@ impl Figures {
                 .push(format!("the text's conclusion no longer holds: {claim}"));
         }
     }
+
+    /// A table of values for every pair of rate (rows) and growth (columns), each recomputed
+    /// with `value(r, g)`; the row and column of the base case must give the base value.
+    fn sensitivity(
+        &mut self,
+        name: &str,
+        table: &Sensitivity,
+        base: (f64, f64, f64),
+        shown: Shown,
+        value: impl Fn(f64, f64) -> f64,
+    ) {
+        assert_eq!(table.values.len(), table.rates.len(), "{name}: one row per rate");
+        let (base_rate, base_growth, base_value) = base;
+        let mut has_base = false;
+        for (i, (&r, row)) in table.rates.iter().zip(&table.values).enumerate() {
+            assert_eq!(row.len(), table.growths.len(), "{name}: one column per growth rate");
+            self.input(&format!("{name}.rates[{i}]"), r, Shown::Percent(0));
+            for (j, (&g, &stated)) in table.growths.iter().zip(row).enumerate() {
+                assert!(g < r, "{name}: growth {g} must be below the rate {r}");
+                let exact = value(r, g);
+                self.result(&format!("{name}.values[{i}][{j}]"), stated, exact, exact, shown);
+                if (r - base_rate).abs() < 1e-12 && (g - base_growth).abs() < 1e-12 {
+                    has_base = true;
+                    self.check(
+                        &format!("{name}: the base case is in the table"),
+                        (stated - base_value).abs() < 1e-9,
+                    );
+                }
+                if j > 0 {
+                    self.check(&format!("{name}: value rises with growth"), stated > row[j - 1]);
+                }
+                if i > 0 {
+                    self.check(
+                        &format!("{name}: value falls as the rate rises"),
+                        stated < table.values[i - 1][j],
+                    );
+                }
+            }
+        }
+        for (j, &g) in table.growths.iter().enumerate() {
+            self.input(&format!("{name}.growths[{j}]"), g, Shown::Percent(0));
+        }
+        self.check(&format!("{name}: the table includes the base case"), has_base);
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Sensitivity {
+    rates: Vec<f64>,
+    growths: Vec<f64>,
+    values: Vec<Vec<f64>>,
 }
 
 fn parse<T: DeserializeOwned>(value: &serde_yaml::Value, what: &str) -> T {
@@ -189,20 +304,36 @@ fn parse<T: DeserializeOwned>(value: &serde_yaml::Value, what: &str) -> T {
 #[serde(deny_unknown_fields)]
 struct PriceEarnings {
     net_income: f64,
+    preferred_dividends: f64,
     shares: f64,
     eps: f64,
     price: f64,
     pe: f64,
     peer_pe: f64,
     implied_price: f64,
+    justified: JustifiedPe,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct JustifiedPe {
+    payout: f64,
+    roe: f64,
+    growth: f64,
+    required_return: f64,
+    trailing_pe: f64,
+    leading_pe: f64,
 }
 
 fn price_earnings(value: &serde_yaml::Value, f: &mut Figures) {
     let e: PriceEarnings = parse(value, "pe");
     f.input("net_income", e.net_income, Shown::Amount(0));
+    f.input("preferred_dividends", e.preferred_dividends, Shown::Amount(0));
+    f.input("shares", e.shares, Shown::Amount(0));
     f.input("price", e.price, Shown::Dollars(2));
     f.input("peer_pe", e.peer_pe, Shown::Plain(1));
-    let eps = e.net_income / e.shares;
+    // Preferred dividends belong to the preferred shareholders, not to the common shares.
+    let eps = (e.net_income - e.preferred_dividends) / e.shares;
     f.result("eps", e.eps, eps, eps, Shown::Dollars(2));
     f.result("pe", e.pe, e.price / eps, e.price / e.eps, Shown::Plain(1));
     f.result(
@@ -213,6 +344,33 @@ fn price_earnings(value: &serde_yaml::Value, f: &mut Figures) {
         Shown::Dollars(2),
     );
     f.check("the share trades below its peers' multiple", e.pe < e.peer_pe);
+
+    let j = &e.justified;
+    f.input("justified.payout", j.payout, Shown::Percent(0));
+    f.input("justified.roe", j.roe, Shown::Percent(0));
+    f.input("justified.required_return", j.required_return, Shown::Percent(0));
+    let g = (1.0 - j.payout) * j.roe;
+    f.result("justified.growth", j.growth, g, g, Shown::Percent(0));
+    let trailing = j.payout * (1.0 + g) / (j.required_return - g);
+    f.result(
+        "justified.trailing_pe",
+        j.trailing_pe,
+        trailing,
+        j.payout * (1.0 + j.growth) / (j.required_return - j.growth),
+        Shown::Plain(2),
+    );
+    let leading = j.payout / (j.required_return - g);
+    f.result(
+        "justified.leading_pe",
+        j.leading_pe,
+        leading,
+        j.payout / (j.required_return - j.growth),
+        Shown::Plain(2),
+    );
+    f.check(
+        "the market's P/E is above what these fundamentals justify",
+        trailing < e.pe,
+    );
 }
 
 #[derive(Deserialize)]
@@ -275,6 +433,7 @@ struct PriceBook {
     book_value_per_share: f64,
     pb: f64,
     buyback: Buyback,
+    justified: JustifiedPb,
 }
 
 #[derive(Deserialize)]
@@ -286,6 +445,16 @@ struct Buyback {
     shares_after: f64,
     book_value_per_share_after: f64,
     pb_after: f64,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct JustifiedPb {
+    roe: f64,
+    payout: f64,
+    growth: f64,
+    required_return: f64,
+    pb: f64,
 }
 
 fn price_book(value: &serde_yaml::Value, f: &mut Figures) {
@@ -357,6 +526,28 @@ fn price_book(value: &serde_yaml::Value, f: &mut Figures) {
         "the buyback shrinks book value per share and raises P/B",
         b.pb_after > e.pb && bvps_after < bvps,
     );
+
+    let j = &e.justified;
+    f.input("justified.roe", j.roe, Shown::Percent(0));
+    f.input("justified.payout", j.payout, Shown::Percent(0));
+    f.input("justified.required_return", j.required_return, Shown::Percent(0));
+    let g = (1.0 - j.payout) * j.roe;
+    f.result("justified.growth", j.growth, g, g, Shown::Percent(1));
+    f.result(
+        "justified.pb",
+        j.pb,
+        (j.roe - g) / (j.required_return - g),
+        (j.roe - j.growth) / (j.required_return - j.growth),
+        Shown::Plain(2),
+    );
+    f.check(
+        "the justified P/B is close to what the market pays",
+        (j.pb - e.pb).abs() < 0.05,
+    );
+    f.check(
+        "ROE above the required return justifies a P/B above 1",
+        (j.roe > j.required_return) == (j.pb > 1.0),
+    );
 }
 
 #[derive(Deserialize)]
@@ -385,6 +576,7 @@ struct Company {
     cash_flows: Vec<f64>,
     discount_rate: f64,
     terminal_growth: f64,
+    discount_factors: Vec<f64>,
     present_values: Vec<f64>,
     explicit_total: f64,
     terminal_value: f64,
@@ -394,6 +586,49 @@ struct Company {
     equity_value: f64,
     shares: f64,
     value_per_share: f64,
+    mid_year: MidYear,
+    sensitivity: Sensitivity,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MidYear {
+    factor: f64,
+    enterprise_value: f64,
+    equity_value: f64,
+    value_per_share: f64,
+}
+
+/// 1/(1 + r)^t, shown to five decimals: enough for every present value in the tables to come
+/// out the same from the factor as from the exact division.
+const FACTOR: Shown = Shown::Plain(5);
+
+/// The discount factors of a table, each checked against 1/(1 + r)^t; returns the exact ones.
+fn discount_factors(name: &str, stated: &[f64], rate: f64, f: &mut Figures) -> Vec<f64> {
+    stated
+        .iter()
+        .enumerate()
+        .map(|(t, &factor)| {
+            let exact = 1.0 / (1.0 + rate).powi(t as i32 + 1);
+            f.result(&format!("{name}[{t}]"), factor, exact, exact, FACTOR);
+            exact
+        })
+        .collect()
+}
+
+/// The present value of the explicit forecast at rate `r`.
+fn explicit_value(cash_flows: &[f64], r: f64) -> f64 {
+    cash_flows
+        .iter()
+        .enumerate()
+        .map(|(t, cf)| cf / (1.0 + r).powi(t as i32 + 1))
+        .sum()
+}
+
+/// Company D's enterprise value for a discount rate and a terminal growth rate.
+fn company_value(cash_flows: &[f64], r: f64, g: f64) -> f64 {
+    let n = cash_flows.len() as i32;
+    explicit_value(cash_flows, r) + cash_flows[cash_flows.len() - 1] * (1.0 + g) / (r - g) / (1.0 + r).powi(n)
 }
 
 fn discounted_cash_flow(value: &serde_yaml::Value, f: &mut Figures) {
@@ -432,8 +667,8 @@ fn discounted_cash_flow(value: &serde_yaml::Value, f: &mut Figures) {
     let r = c.discount_rate;
     let n = c.cash_flows.len();
     assert!(
-        n > 0 && c.present_values.len() == n,
-        "dcf: one present value per cash flow"
+        n > 0 && c.present_values.len() == n && c.discount_factors.len() == n,
+        "dcf: one discount factor and present value per cash flow"
     );
     assert!(
         c.terminal_growth < r,
@@ -442,18 +677,18 @@ fn discounted_cash_flow(value: &serde_yaml::Value, f: &mut Figures) {
     f.input("company.discount_rate", r, Shown::Percent(0));
     f.input("company.terminal_growth", c.terminal_growth, Shown::Percent(0));
     f.input("company.net_debt", c.net_debt, Shown::Amount(0));
+    let factors = discount_factors("company.discount_factors", &c.discount_factors, r, f);
     let mut explicit = 0.0;
     for (t, (cf, stated)) in c.cash_flows.iter().zip(&c.present_values).enumerate() {
         f.input(&format!("company.cash_flows[{t}]"), *cf, Shown::Amount(0));
-        let pv = cf / (1.0 + r).powi(t as i32 + 1);
         f.result(
             &format!("company.present_values[{t}]"),
             *stated,
-            pv,
-            pv,
+            cf * factors[t],
+            cf * c.discount_factors[t],
             Shown::Amount(2),
         );
-        explicit += pv;
+        explicit += cf * factors[t];
     }
     let shown_sum: f64 = c.present_values.iter().sum();
     f.result(
@@ -466,13 +701,12 @@ fn discounted_cash_flow(value: &serde_yaml::Value, f: &mut Figures) {
     let last = c.cash_flows[n - 1];
     let tv = last * (1.0 + c.terminal_growth) / (r - c.terminal_growth);
     f.result("company.terminal_value", c.terminal_value, tv, tv, Shown::Amount(2));
-    let growth_factor = (1.0 + r).powi(n as i32);
-    let tv_pv = tv / growth_factor;
+    let tv_pv = tv * factors[n - 1];
     f.result(
         "company.terminal_present_value",
         c.terminal_present_value,
         tv_pv,
-        c.terminal_value / growth_factor,
+        c.terminal_value * c.discount_factors[n - 1],
         Shown::Amount(2),
     );
     let ev = explicit + tv_pv;
@@ -503,12 +737,355 @@ fn discounted_cash_flow(value: &serde_yaml::Value, f: &mut Figures) {
         "the terminal value is about 71% of the total",
         (tv_pv / ev - 0.71).abs() < 0.005,
     );
+
+    // Cash arriving through the year is, on average, half a year earlier than year-end.
+    let m = &c.mid_year;
+    let half_year = (1.0 + r).sqrt();
+    f.result("company.mid_year.factor", m.factor, half_year, half_year, FACTOR);
+    let ev_mid = ev * half_year;
+    f.result(
+        "company.mid_year.enterprise_value",
+        m.enterprise_value,
+        ev_mid,
+        c.enterprise_value * m.factor,
+        Shown::Amount(2),
+    );
+    f.result(
+        "company.mid_year.equity_value",
+        m.equity_value,
+        ev_mid - c.net_debt,
+        m.enterprise_value - c.net_debt,
+        Shown::Amount(2),
+    );
+    f.result(
+        "company.mid_year.value_per_share",
+        m.value_per_share,
+        (ev_mid - c.net_debt) / c.shares,
+        m.equity_value / c.shares,
+        Shown::Dollars(2),
+    );
+
+    f.sensitivity(
+        "company.sensitivity",
+        &c.sensitivity,
+        (r, c.terminal_growth, c.value_per_share),
+        Shown::Dollars(2),
+        |r, g| (company_value(&c.cash_flows, r, g) - c.net_debt) / c.shares,
+    );
+}
+
+/// Company D's example, which the WACC and EV/EBITDA articles continue.
+fn company_d() -> Company {
+    let pages = load("dcf");
+    let example = pages[0].front.example.as_ref().expect("dcf.en.md has an example");
+    parse::<DiscountedCashFlow>(example, "dcf").company
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CostOfCapital {
+    risk_free: f64,
+    equity_risk_premium: f64,
+    unlevered_beta: f64,
+    tax_rate: f64,
+    share_price: f64,
+    shares: f64,
+    market_cap: f64,
+    debt: f64,
+    debt_to_equity: f64,
+    beta: f64,
+    cost_of_equity: f64,
+    pre_tax_cost_of_debt: f64,
+    after_tax_cost_of_debt: f64,
+    equity_weight: f64,
+    debt_weight: f64,
+    wacc: f64,
+}
+
+fn cost_of_capital(value: &serde_yaml::Value, f: &mut Figures) {
+    let e: CostOfCapital = parse(value, "wacc");
+    let d = company_d();
+    f.input("risk_free", e.risk_free, Shown::Percent(0));
+    f.input("equity_risk_premium", e.equity_risk_premium, Shown::Percent(0));
+    f.input("unlevered_beta", e.unlevered_beta, Shown::Plain(2));
+    f.input("tax_rate", e.tax_rate, Shown::Percent(0));
+    f.input("share_price", e.share_price, Shown::Dollars(2));
+    f.input("pre_tax_cost_of_debt", e.pre_tax_cost_of_debt, Shown::Percent(0));
+    f.same("shares", e.shares, d.shares, Shown::Amount(0));
+    f.same("debt", e.debt, d.net_debt, Shown::Amount(0));
+    let market_cap = e.share_price * e.shares;
+    f.result("market_cap", e.market_cap, market_cap, market_cap, Shown::Amount(0));
+    let de = e.debt / market_cap;
+    f.result(
+        "debt_to_equity",
+        e.debt_to_equity,
+        de,
+        e.debt / e.market_cap,
+        Shown::Plain(2),
+    );
+    // Hamada: the peers' business risk, levered up by this company's own debt.
+    let beta = e.unlevered_beta * (1.0 + (1.0 - e.tax_rate) * de);
+    f.result(
+        "beta",
+        e.beta,
+        beta,
+        e.unlevered_beta * (1.0 + (1.0 - e.tax_rate) * e.debt_to_equity),
+        Shown::Plain(2),
+    );
+    let ke = e.risk_free + beta * e.equity_risk_premium;
+    f.result(
+        "cost_of_equity",
+        e.cost_of_equity,
+        ke,
+        e.risk_free + e.beta * e.equity_risk_premium,
+        Shown::Percent(1),
+    );
+    let kd = e.pre_tax_cost_of_debt * (1.0 - e.tax_rate);
+    f.result(
+        "after_tax_cost_of_debt",
+        e.after_tax_cost_of_debt,
+        kd,
+        kd,
+        Shown::Percent(1),
+    );
+    let total = market_cap + e.debt;
+    f.result(
+        "equity_weight",
+        e.equity_weight,
+        market_cap / total,
+        e.market_cap / (e.market_cap + e.debt),
+        Shown::Percent(0),
+    );
+    f.result(
+        "debt_weight",
+        e.debt_weight,
+        e.debt / total,
+        e.debt / (e.market_cap + e.debt),
+        Shown::Percent(0),
+    );
+    let wacc = market_cap / total * ke + e.debt / total * kd;
+    f.result(
+        "wacc",
+        e.wacc,
+        wacc,
+        e.equity_weight * e.cost_of_equity + e.debt_weight * e.after_tax_cost_of_debt,
+        Shown::Percent(1),
+    );
+    f.check(
+        "the WACC is the rate the DCF example discounts at",
+        (e.wacc - d.discount_rate).abs() < 1e-9,
+    );
+    f.check("debt is cheaper than equity after tax", kd < ke);
+    f.check(
+        "the share trades below the DCF's value per share",
+        e.share_price < d.value_per_share,
+    );
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EnterpriseMultiple {
+    share_price: f64,
+    basic_shares: f64,
+    options: f64,
+    strike: f64,
+    shares_repurchased: f64,
+    diluted_shares: f64,
+    equity_value: f64,
+    debt: f64,
+    preferred: f64,
+    minority_interest: f64,
+    cash: f64,
+    enterprise_value: f64,
+    ebitda: f64,
+    ev_ebitda: f64,
+    revenue: f64,
+    ev_sales: f64,
+    peer_ev_ebitda: f64,
+    implied_enterprise_value: f64,
+    implied_equity_value: f64,
+    implied_price: f64,
+    exit: ExitMultiple,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ExitMultiple {
+    explicit_total: f64,
+    discount_factor: f64,
+    gordon_terminal_value: f64,
+    ebitda: f64,
+    multiple: f64,
+    terminal_value: f64,
+    terminal_present_value: f64,
+    enterprise_value: f64,
+    implied_growth: f64,
+    gordon_multiple: f64,
+}
+
+fn enterprise_multiple(value: &serde_yaml::Value, f: &mut Figures) {
+    let e: EnterpriseMultiple = parse(value, "ev-ebitda");
+    f.input("share_price", e.share_price, Shown::Dollars(2));
+    f.input("basic_shares", e.basic_shares, Shown::Amount(0));
+    f.input("options", e.options, Shown::Amount(0));
+    f.input("strike", e.strike, Shown::Dollars(2));
+    f.input("debt", e.debt, Shown::Amount(0));
+    f.input("preferred", e.preferred, Shown::Amount(0));
+    f.input("minority_interest", e.minority_interest, Shown::Amount(0));
+    f.input("cash", e.cash, Shown::Amount(0));
+    f.input("ebitda", e.ebitda, Shown::Amount(0));
+    f.input("revenue", e.revenue, Shown::Amount(0));
+    f.input("peer_ev_ebitda", e.peer_ev_ebitda, Shown::Plain(1));
+    // Treasury-stock method: the exercise money buys shares back at the market price.
+    assert!(e.strike < e.share_price, "ev-ebitda: the options must be in the money");
+    let repurchased = e.options * e.strike / e.share_price;
+    f.result(
+        "shares_repurchased",
+        e.shares_repurchased,
+        repurchased,
+        repurchased,
+        Shown::Amount(0),
+    );
+    let diluted = e.basic_shares + e.options - repurchased;
+    f.result(
+        "diluted_shares",
+        e.diluted_shares,
+        diluted,
+        e.basic_shares + e.options - e.shares_repurchased,
+        Shown::Amount(0),
+    );
+    let equity = e.share_price * diluted;
+    f.result(
+        "equity_value",
+        e.equity_value,
+        equity,
+        e.share_price * e.diluted_shares,
+        Shown::Amount(0),
+    );
+    let claims = e.debt + e.preferred + e.minority_interest - e.cash;
+    let ev = equity + claims;
+    f.result(
+        "enterprise_value",
+        e.enterprise_value,
+        ev,
+        e.equity_value + claims,
+        Shown::Amount(0),
+    );
+    f.result(
+        "ev_ebitda",
+        e.ev_ebitda,
+        ev / e.ebitda,
+        e.enterprise_value / e.ebitda,
+        Shown::Plain(1),
+    );
+    f.result(
+        "ev_sales",
+        e.ev_sales,
+        ev / e.revenue,
+        e.enterprise_value / e.revenue,
+        Shown::Plain(1),
+    );
+    let implied_ev = e.peer_ev_ebitda * e.ebitda;
+    f.result(
+        "implied_enterprise_value",
+        e.implied_enterprise_value,
+        implied_ev,
+        implied_ev,
+        Shown::Amount(0),
+    );
+    f.result(
+        "implied_equity_value",
+        e.implied_equity_value,
+        implied_ev - claims,
+        e.implied_enterprise_value - claims,
+        Shown::Amount(0),
+    );
+    f.result(
+        "implied_price",
+        e.implied_price,
+        (implied_ev - claims) / diluted,
+        e.implied_equity_value / e.diluted_shares,
+        Shown::Dollars(2),
+    );
+    f.check(
+        "the company trades below its peers' multiple",
+        e.ev_ebitda < e.peer_ev_ebitda,
+    );
+
+    // The exit multiple, applied to Company D of the DCF article.
+    let d = company_d();
+    let x = &e.exit;
+    let n = d.cash_flows.len();
+    let r = d.discount_rate;
+    f.same(
+        "exit.explicit_total",
+        x.explicit_total,
+        d.explicit_total,
+        Shown::Amount(2),
+    );
+    f.same(
+        "exit.discount_factor",
+        x.discount_factor,
+        d.discount_factors[n - 1],
+        FACTOR,
+    );
+    f.same(
+        "exit.gordon_terminal_value",
+        x.gordon_terminal_value,
+        d.terminal_value,
+        Shown::Amount(2),
+    );
+    f.input("exit.ebitda", x.ebitda, Shown::Amount(0));
+    f.input("exit.multiple", x.multiple, Shown::Plain(1));
+    let tv = x.ebitda * x.multiple;
+    f.result("exit.terminal_value", x.terminal_value, tv, tv, Shown::Amount(0));
+    let factor = 1.0 / (1.0 + r).powi(n as i32);
+    f.result(
+        "exit.terminal_present_value",
+        x.terminal_present_value,
+        tv * factor,
+        x.terminal_value * x.discount_factor,
+        Shown::Amount(2),
+    );
+    let explicit = explicit_value(&d.cash_flows, r);
+    f.result(
+        "exit.enterprise_value",
+        x.enterprise_value,
+        explicit + tv * factor,
+        x.explicit_total + x.terminal_present_value,
+        Shown::Amount(2),
+    );
+    // The growth forever that makes the Gordon formula give the exit multiple's value.
+    let last = d.cash_flows[n - 1];
+    let growth = (tv * r - last) / (tv + last);
+    f.result(
+        "exit.implied_growth",
+        x.implied_growth,
+        growth,
+        (x.terminal_value * r - last) / (x.terminal_value + last),
+        Shown::Percent(2),
+    );
+    f.result(
+        "exit.gordon_multiple",
+        x.gordon_multiple,
+        d.terminal_value / x.ebitda,
+        x.gordon_terminal_value / x.ebitda,
+        Shown::Plain(1),
+    );
+    f.check(
+        "the exit multiple implies growth close to the DCF's terminal growth",
+        (growth - d.terminal_growth).abs() < 0.001,
+    );
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct DividendDiscount {
     gordon: Gordon,
+    justified: JustifiedMultiples,
+    h_model: HModel,
+    mid_year: GordonMidYear,
+    sensitivity: Sensitivity,
     multi_stage: MultiStage,
 }
 
@@ -524,6 +1101,39 @@ struct Gordon {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
+struct JustifiedMultiples {
+    eps: f64,
+    roe: f64,
+    payout: f64,
+    retention: f64,
+    growth: f64,
+    next_eps: f64,
+    book_value_per_share: f64,
+    trailing_pe: f64,
+    leading_pe: f64,
+    pb: f64,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct HModel {
+    initial_growth: f64,
+    years: f64,
+    half_life: f64,
+    stable_value: f64,
+    extra_value: f64,
+    price: f64,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GordonMidYear {
+    factor: f64,
+    price: f64,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct MultiStage {
     last_dividend: f64,
     high_growth: f64,
@@ -531,6 +1141,7 @@ struct MultiStage {
     stable_growth: f64,
     required_return: f64,
     dividends: Vec<f64>,
+    discount_factors: Vec<f64>,
     present_values: Vec<f64>,
     dividends_present_value: f64,
     first_stable_dividend: f64,
@@ -553,10 +1164,11 @@ fn dividend_discount(value: &serde_yaml::Value, f: &mut Figures) {
     let d1 = g.last_dividend * (1.0 + g.growth);
     f.result("gordon.next_dividend", g.next_dividend, d1, d1, Shown::Dollars(2));
     let spread = g.required_return - g.growth;
+    let price = d1 / spread;
     f.result(
         "gordon.price",
         g.price,
-        d1 / spread,
+        price,
         g.next_dividend / spread,
         Shown::Dollars(2),
     );
@@ -564,7 +1176,117 @@ fn dividend_discount(value: &serde_yaml::Value, f: &mut Figures) {
     let faster = g.last_dividend * (1.0 + g.growth + 0.01) / (spread - 0.01);
     f.check(
         "one point more growth lifts the value by about a quarter",
-        (faster / (d1 / spread) - 1.25).abs() < 0.03,
+        (faster / price - 1.25).abs() < 0.03,
+    );
+
+    // Justified multiples of the same company: its growth must be the sustainable b × ROE.
+    let j = &e.justified;
+    f.input("justified.eps", j.eps, Shown::Dollars(2));
+    f.input("justified.roe", j.roe, Shown::Percent(0));
+    let payout = g.last_dividend / j.eps;
+    f.result(
+        "justified.payout",
+        j.payout,
+        payout,
+        g.last_dividend / j.eps,
+        Shown::Percent(0),
+    );
+    f.result(
+        "justified.retention",
+        j.retention,
+        1.0 - payout,
+        1.0 - j.payout,
+        Shown::Percent(0),
+    );
+    let sustainable = (1.0 - payout) * j.roe;
+    f.result(
+        "justified.growth",
+        j.growth,
+        sustainable,
+        j.retention * j.roe,
+        Shown::Percent(0),
+    );
+    f.check(
+        "the Gordon example's growth is the sustainable growth",
+        (j.growth - g.growth).abs() < 1e-9,
+    );
+    let next_eps = j.eps * (1.0 + g.growth);
+    f.result("justified.next_eps", j.next_eps, next_eps, next_eps, Shown::Dollars(2));
+    let bvps = next_eps / j.roe;
+    f.result(
+        "justified.book_value_per_share",
+        j.book_value_per_share,
+        bvps,
+        j.next_eps / j.roe,
+        Shown::Dollars(2),
+    );
+    let trailing = payout * (1.0 + g.growth) / spread;
+    f.result(
+        "justified.trailing_pe",
+        j.trailing_pe,
+        trailing,
+        j.payout * (1.0 + j.growth) / spread,
+        Shown::Plain(2),
+    );
+    f.result(
+        "justified.leading_pe",
+        j.leading_pe,
+        payout / spread,
+        j.payout / spread,
+        Shown::Plain(2),
+    );
+    let pb = (j.roe - g.growth) / spread;
+    f.result("justified.pb", j.pb, pb, (j.roe - j.growth) / spread, Shown::Plain(2));
+    f.check(
+        "the justified multiples give back the Gordon price",
+        (trailing * j.eps - price).abs() < 1e-6 && (pb * bvps - price).abs() < 1e-6,
+    );
+
+    // H-model: growth fading in a straight line from the initial rate to the Gordon rate.
+    let h = &e.h_model;
+    f.input("h_model.initial_growth", h.initial_growth, Shown::Percent(0));
+    f.input("h_model.years", h.years, Shown::Plain(0));
+    f.result(
+        "h_model.half_life",
+        h.half_life,
+        h.years / 2.0,
+        h.years / 2.0,
+        Shown::Plain(0),
+    );
+    f.same("h_model.stable_value", h.stable_value, g.price, Shown::Dollars(2));
+    let extra = g.last_dividend * (h.years / 2.0) * (h.initial_growth - g.growth) / spread;
+    f.result(
+        "h_model.extra_value",
+        h.extra_value,
+        extra,
+        g.last_dividend * h.half_life * (h.initial_growth - g.growth) / spread,
+        Shown::Dollars(2),
+    );
+    f.result(
+        "h_model.price",
+        h.price,
+        price + extra,
+        h.stable_value + h.extra_value,
+        Shown::Dollars(2),
+    );
+
+    let m = &e.mid_year;
+    let half_year = (1.0 + g.required_return).sqrt();
+    f.result("mid_year.factor", m.factor, half_year, half_year, FACTOR);
+    f.result(
+        "mid_year.price",
+        m.price,
+        price * half_year,
+        g.price * m.factor,
+        Shown::Dollars(2),
+    );
+
+    f.sensitivity(
+        "sensitivity",
+        &e.sensitivity,
+        (g.required_return, g.growth, g.price),
+        Shown::Dollars(2),
+        |r, growth| g.last_dividend * (1.0 + growth) / (r - growth),
     );
 
     let m = &e.multi_stage;
@@ -575,15 +1297,16 @@ fn dividend_discount(value: &serde_yaml::Value, f: &mut Figures) {
         "ddm: stable growth must be below the required return"
     );
     assert!(
-        n > 0 && m.dividends.len() == n && m.present_values.len() == n,
-        "ddm: one dividend and present value per high-growth year"
+        n > 0 && m.dividends.len() == n && m.present_values.len() == n && m.discount_factors.len() == n,
+        "ddm: one dividend, discount factor and present value per high-growth year"
     );
     f.input("multi_stage.last_dividend", m.last_dividend, Shown::Dollars(2));
     f.input("multi_stage.high_growth", m.high_growth, Shown::Percent(0));
     f.input("multi_stage.stable_growth", m.stable_growth, Shown::Percent(0));
     f.input("multi_stage.required_return", r, Shown::Percent(0));
+    let factors = discount_factors("multi_stage.discount_factors", &m.discount_factors, r, f);
     let (mut exact_dividend, mut shown_dividend, mut exact_sum) = (m.last_dividend, m.last_dividend, 0.0);
-    for t in 0..n {
+    for (t, &factor) in factors.iter().enumerate() {
         let from_shown = shown_dividend * (1.0 + m.high_growth);
         exact_dividend *= 1.0 + m.high_growth;
         f.result(
@@ -593,15 +1316,14 @@ fn dividend_discount(value: &serde_yaml::Value, f: &mut Figures) {
             from_shown,
             Shown::Dollars(2),
         );
-        let factor = (1.0 + r).powi(t as i32 + 1);
         f.result(
             &format!("multi_stage.present_values[{t}]"),
             m.present_values[t],
-            exact_dividend / factor,
-            m.dividends[t] / factor,
+            exact_dividend * factor,
+            m.dividends[t] * m.discount_factors[t],
             Shown::Dollars(2),
         );
-        exact_sum += exact_dividend / factor;
+        exact_sum += exact_dividend * factor;
         shown_dividend = m.dividends[t];
     }
     let shown_sum: f64 = m.present_values.iter().sum();
@@ -629,15 +1351,14 @@ fn dividend_discount(value: &serde_yaml::Value, f: &mut Figures) {
         m.first_stable_dividend / spread,
         Shown::Dollars(2),
     );
-    let factor = (1.0 + r).powi(n as i32);
     f.result(
         "multi_stage.terminal_present_value",
         m.terminal_present_value,
-        terminal / factor,
-        m.terminal_price / factor,
+        terminal * factors[n - 1],
+        m.terminal_price * m.discount_factors[n - 1],
         Shown::Dollars(2),
     );
-    let price = exact_sum + terminal / factor;
+    let price = exact_sum + terminal * factors[n - 1];
     f.result(
         "multi_stage.price",
         m.price,
@@ -648,7 +1369,7 @@ fn dividend_discount(value: &serde_yaml::Value, f: &mut Figures) {
     // The text says about 80% of the value comes after the high-growth years.
     f.check(
         "the stable stage is about 80% of the value",
-        ((terminal / factor) / price - 0.80).abs() < 0.005,
+        ((terminal * factors[n - 1]) / price - 0.80).abs() < 0.005,
     );
 }
 
@@ -658,7 +1379,9 @@ fn figures_of(model: &str, example: &serde_yaml::Value) -> Figures {
         "pe" => price_earnings(example, &mut figures),
         "ps" => price_sales(example, &mut figures),
         "pb" => price_book(example, &mut figures),
+        "ev-ebitda" => enterprise_multiple(example, &mut figures),
         "dcf" => discounted_cash_flow(example, &mut figures),
+        "wacc" => cost_of_capital(example, &mut figures),
         "ddm" => dividend_discount(example, &mut figures),
         other => panic!("no checks for model {other}"),
     }
@@ -686,9 +1409,14 @@ fn every_example_is_arithmetically_right_and_in_every_language() {
         let figures = figures_of(model, en);
         problems.extend(figures.errors.iter().map(|e| format!("{model}: {e}")));
         for page in &pages {
-            for text in &figures.shown {
-                if !page.text.contains(text.as_str()) {
-                    problems.push(format!("{}: the text never shows `{text}`", page.path.display()));
+            for figure in &figures.shown {
+                let forms = figure.forms(page.lang);
+                if !forms.iter().any(|form| page.text.contains(form.as_str())) {
+                    problems.push(format!(
+                        "{}: the text never shows `{}`",
+                        page.path.display(),
+                        forms.join("` or `")
+                    ));
                 }
             }
         }
@@ -709,30 +1437,41 @@ fn articles_have_their_sections_in_every_language() {
                 "{}: headings differ from English",
                 page.path.display()
             );
-            if model == "dcf" || model == "ddm" {
-                let mut required: Vec<&str> = ARTICLE_SECTIONS.to_vec();
-                if model == "dcf" {
-                    required.extend(["lottery-example", "discount-rate"]);
-                }
-                for id in &required {
-                    assert!(
-                        page.heading_ids.iter().any(|h| h == id),
-                        "{}: no heading {{#{id}}}",
-                        page.path.display()
-                    );
-                }
-                let order: Vec<&String> = page
-                    .heading_ids
-                    .iter()
-                    .filter(|h| ARTICLE_SECTIONS.contains(&h.as_str()))
-                    .collect();
-                assert_eq!(
-                    order,
-                    ARTICLE_SECTIONS,
-                    "{}: sections out of order",
+            let (sections, extra): (&[&str], &[&str]) = match model {
+                "dcf" => (
+                    &ARTICLE_SECTIONS,
+                    &[
+                        "lottery-example",
+                        "discount-rate",
+                        "fcff-fcfe",
+                        "mid-year",
+                        "sensitivity",
+                    ],
+                ),
+                "ddm" => (
+                    &ARTICLE_SECTIONS,
+                    &["h-model", "justified-multiples", "mid-year", "sensitivity"],
+                ),
+                "wacc" => (&ARTICLE_SECTIONS, &["capm", "cost-of-debt", "weights"]),
+                "ev-ebitda" => (&MULTIPLE_SECTIONS, &["bridge", "ev-sales", "exit-multiple"]),
+                "pe" => (&MULTIPLE_SECTIONS, &["justified-pe"]),
+                "pb" => (&MULTIPLE_SECTIONS, &["justified-pb"]),
+                _ => (&MULTIPLE_SECTIONS, &[]),
+            };
+            for id in sections.iter().chain(extra) {
+                assert!(
+                    page.heading_ids.iter().any(|h| h == id),
+                    "{}: no heading {{#{id}}}",
                     page.path.display()
                 );
             }
+            let order: Vec<&str> = page
+                .heading_ids
+                .iter()
+                .map(String::as_str)
+                .filter(|h| sections.contains(h))
+                .collect();
+            assert_eq!(order, sections, "{}: sections out of order", page.path.display());
         }
     }
 }
@@ -822,4 +1561,24 @@ fn shown_formats_match_the_pages_conventions() {
     f.result("x", 15.1, 15.0, 15.0, Shown::Plain(1));
     f.input("rate", 0.055, Shown::Percent(0));
     assert_eq!(f.errors.len(), 3, "{:?}", f.errors);
+}
+
+#[test]
+fn amounts_in_millions_may_be_counted_in_yi_and_wan() {
+    let forms = |x: f64, decimals: usize, lang: &str| {
+        let mut f = Figures::default();
+        f.input("x", x, Shown::Amount(decimals));
+        f.shown[0].forms(lang)
+    };
+    assert_eq!(forms(400.0, 0, "en"), ["400"]);
+    assert_eq!(forms(400.0, 0, "zh"), ["400", "4 億"]);
+    assert_eq!(forms(420.0, 0, "ja"), ["420", "4.2億"]);
+    assert_eq!(forms(50000.0, 0, "zh"), ["50,000", "500 億"]);
+    assert_eq!(forms(20.0, 0, "zh"), ["20", "2,000 萬"]);
+    assert_eq!(forms(50.0, 0, "ja"), ["50", "5,000万"]);
+    assert_eq!(forms(1785.0, 2, "zh"), ["1,785.00", "17.85 億"]);
+    // Figures that are not amounts keep their one form.
+    let mut f = Figures::default();
+    f.input("price", 12.0, Shown::Dollars(2));
+    assert_eq!(f.shown[0].forms("zh"), ["$12.00"]);
 }

@@ -42,6 +42,8 @@ const SPEC_ROUTES: &[&str] = &[
     "/climbers-deal-terms",
     "/climbers-deal-support",
 ];
+/// Pages the site has beyond that table, held to the same checks.
+const MORE_ROUTES: &[&str] = &["/valuation-models/ev-ebitda", "/valuation-models/wacc"];
 const LANGS: &[(&str, &str)] = &[("en", ""), ("zh", "/zh"), ("ja", "/ja")];
 
 fn repo() -> PathBuf {
@@ -101,7 +103,7 @@ fn url(route: &str, prefix: &str) -> String {
 #[test]
 fn every_spec_route_exists_in_three_languages_with_no_fallback_or_missing_text() {
     assert!(site().summary.starts_with("Built "), "{}", site().summary);
-    for route in SPEC_ROUTES {
+    for route in SPEC_ROUTES.iter().chain(MORE_ROUTES) {
         for (lang, prefix) in LANGS {
             let html = page(&url(route, prefix));
             assert!(html.contains(&format!("data-lang=\"{lang}\"")), "{route} in {lang}");
@@ -125,7 +127,7 @@ fn has_island(html: &str, name: &str) -> bool {
 
 #[test]
 fn layout_rules_follow_the_spec() {
-    for route in SPEC_ROUTES {
+    for route in SPEC_ROUTES.iter().chain(MORE_ROUTES) {
         for (lang, prefix) in LANGS {
             let html = page(&url(route, prefix));
             let legal = LEGAL_ROUTES.contains(route);
@@ -188,6 +190,39 @@ fn breadcrumbs_title_case_or_translate_segments_and_end_unlinked() {
     );
 }
 
+/// The crumb names the page the reader is on, by the name the page and the top bar use.
+#[test]
+fn breadcrumbs_name_the_page_in_every_language() {
+    let trail = |url: &str| {
+        let html = page(url);
+        html.split("<nav class=\"breadcrumb\"")
+            .nth(1)
+            .unwrap()
+            .split("</nav>")
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    for (url, last) in [
+        ("/verifycode", "Forgot Password"),
+        ("/zh/verifycode", "忘記密碼"),
+        ("/ja/verifycode", "パスワードをお忘れの方"),
+        ("/valuation-models/wacc", "WACC"),
+        ("/zh/valuation-models/ev-ebitda", "企業價值 (EV/EBITDA)"),
+        ("/ja/valuation-models/wacc", "割引率 (WACC)"),
+    ] {
+        let trail = trail(url);
+        assert!(
+            trail.contains(&format!("<span aria-current=\"page\">{last}</span>")),
+            "{url}: {trail}"
+        );
+    }
+    // The Japanese valuation section has one name: the page heading's.
+    let ja = page("/ja/valuation-models");
+    assert!(ja.contains("<h1>企業価値評価</h1>"), "heading of /ja/valuation-models");
+    assert!(trail("/ja/valuation-models/dcf").contains(">企業価値評価</a>"));
+}
+
 #[test]
 fn pages_carry_hreflang_alternates_canonical_and_open_graph() {
     let html = page("/ja/notes/liquidity-risk");
@@ -211,7 +246,7 @@ fn pages_carry_hreflang_alternates_canonical_and_open_graph() {
 #[test]
 fn the_sitemap_lists_every_route_in_every_language() {
     let sitemap = std::fs::read_to_string(site().out.path().join("sitemap.xml")).unwrap();
-    for route in SPEC_ROUTES {
+    for route in SPEC_ROUTES.iter().chain(MORE_ROUTES) {
         for (_, prefix) in LANGS {
             let loc = format!("<loc>https://example.com{}</loc>", url(route, prefix));
             assert!(sitemap.contains(&loc), "{loc}");
@@ -280,7 +315,7 @@ fn the_search_index_covers_every_page_in_every_language() {
         serde_json::from_slice(&std::fs::read(site().out.path().join(index_url.trim_start_matches('/'))).unwrap())
             .unwrap();
     let pages = index["pages"].as_array().unwrap();
-    for route in SPEC_ROUTES {
+    for route in SPEC_ROUTES.iter().chain(MORE_ROUTES) {
         for (lang, prefix) in LANGS {
             let entry = pages.iter().find(|p| p["route"] == *route && p["lang"] == *lang);
             let entry = entry.unwrap_or_else(|| panic!("{route} {lang} is not in the index"));
