@@ -151,6 +151,15 @@ pub fn localize_link(url: &str, lang: &str, default_language: &str) -> Option<St
     ))
 }
 
+/// A heading being read: where its start event is, and its level, id, classes and attributes.
+type OpenHeading<'a> = (
+    usize,
+    HeadingLevel,
+    Option<CowStr<'a>>,
+    Vec<CowStr<'a>>,
+    Vec<(CowStr<'a>, Option<CowStr<'a>>)>,
+);
+
 pub fn render(source: &str, options: &RenderOptions) -> Result<Rendered, MarkdownError> {
     let parser_options = Options::ENABLE_TABLES
         | Options::ENABLE_FOOTNOTES
@@ -160,13 +169,7 @@ pub fn render(source: &str, options: &RenderOptions) -> Result<Rendered, Markdow
     let mut out = Rendered::default();
     let mut events: Vec<Event> = Vec::new();
     let mut code: Option<(String, String)> = None;
-    let mut heading: Option<(
-        usize,
-        HeadingLevel,
-        Option<CowStr>,
-        Vec<CowStr>,
-        Vec<(CowStr, Option<CowStr>)>,
-    )> = None;
+    let mut heading: Option<OpenHeading> = None;
     let mut seen_ids: HashSet<String> = HashSet::new();
 
     for (event, range) in Parser::new_ext(source, parser_options).into_offset_iter() {

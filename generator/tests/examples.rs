@@ -52,9 +52,9 @@ fn load(name: &str) -> Vec<Page> {
         .map(|&lang| {
             let path = section_dir().join(format!("{name}.{lang}.md"));
             let source = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-            let (front, body, _) = parse_page(&path, &source).unwrap_or_else(|e| panic!("{e:#}"));
+            let file = parse_page(&path, &source).unwrap_or_else(|e| panic!("{e:#}"));
             let rendered = render(
-                &body,
+                &file.body,
                 &RenderOptions {
                     lang,
                     default_language: "en",
@@ -65,7 +65,7 @@ fn load(name: &str) -> Vec<Page> {
             Page {
                 lang,
                 path,
-                front,
+                front: file.front,
                 text: rendered.text,
                 heading_ids: rendered.heading_ids,
                 links: rendered.links.into_iter().map(|(url, _)| url).collect(),
