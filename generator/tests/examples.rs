@@ -24,7 +24,8 @@ const ARTICLE_SECTIONS: [&str; 8] = [
     "when-to-use",
     "limitations",
 ];
-/// Routes outside this section that the articles may link to (CONTRACT.md's route list).
+/// Routes outside this section that the articles may link to: the investment-basics pages they
+/// send a beginner to.
 const OTHER_ROUTES: [&str; 4] = [
     "/investment-basics",
     "/investment-basics/what-is-investing",
@@ -398,8 +399,12 @@ struct Company {
 
 fn discounted_cash_flow(value: &serde_yaml::Value, f: &mut Figures) {
     let e: DiscountedCashFlow = parse(value, "dcf");
+    lottery(&e.lottery, f);
+    company(&e.company, f);
+}
 
-    let l = &e.lottery;
+/// The opening example: a prize now or a larger one later, at two discount rates.
+fn lottery(l: &Lottery, f: &mut Figures) {
     f.input("lottery.prize_now", l.prize_now, Shown::Dollars(0));
     f.input("lottery.prize_later", l.prize_later, Shown::Dollars(0));
     f.input("lottery.rate", l.rate, Shown::Percent(0));
@@ -427,8 +432,10 @@ fn discounted_cash_flow(value: &serde_yaml::Value, f: &mut Figures) {
         "taking the prize now is better at the higher rate",
         pv_high < l.prize_now,
     );
+}
 
-    let c = &e.company;
+/// The worked valuation: explicit cash flows, a terminal value, then equity per share.
+fn company(c: &Company, f: &mut Figures) {
     let r = c.discount_rate;
     let n = c.cash_flows.len();
     assert!(
@@ -541,8 +548,12 @@ struct MultiStage {
 
 fn dividend_discount(value: &serde_yaml::Value, f: &mut Figures) {
     let e: DividendDiscount = parse(value, "ddm");
+    gordon(&e.gordon, f);
+    multi_stage(&e.multi_stage, f);
+}
 
-    let g = &e.gordon;
+/// The Gordon growth model: one dividend growing for ever.
+fn gordon(g: &Gordon, f: &mut Figures) {
     assert!(
         g.growth < g.required_return,
         "ddm: Gordon growth must be below the required return"
@@ -566,24 +577,14 @@ fn dividend_discount(value: &serde_yaml::Value, f: &mut Figures) {
         "one point more growth lifts the value by about a quarter",
         (faster / (d1 / spread) - 1.25).abs() < 0.03,
     );
+}
 
-    let m = &e.multi_stage;
+/// Each high-growth year's dividend and its present value; returns the last dividend and the
+/// sum of present values, both exact.
+fn high_growth_years(m: &MultiStage, f: &mut Figures) -> (f64, f64) {
     let r = m.required_return;
-    let n = m.high_growth_years;
-    assert!(
-        m.stable_growth < r,
-        "ddm: stable growth must be below the required return"
-    );
-    assert!(
-        n > 0 && m.dividends.len() == n && m.present_values.len() == n,
-        "ddm: one dividend and present value per high-growth year"
-    );
-    f.input("multi_stage.last_dividend", m.last_dividend, Shown::Dollars(2));
-    f.input("multi_stage.high_growth", m.high_growth, Shown::Percent(0));
-    f.input("multi_stage.stable_growth", m.stable_growth, Shown::Percent(0));
-    f.input("multi_stage.required_return", r, Shown::Percent(0));
     let (mut exact_dividend, mut shown_dividend, mut exact_sum) = (m.last_dividend, m.last_dividend, 0.0);
-    for t in 0..n {
+    for t in 0..m.high_growth_years {
         let from_shown = shown_dividend * (1.0 + m.high_growth);
         exact_dividend *= 1.0 + m.high_growth;
         f.result(
@@ -604,6 +605,26 @@ fn dividend_discount(value: &serde_yaml::Value, f: &mut Figures) {
         exact_sum += exact_dividend / factor;
         shown_dividend = m.dividends[t];
     }
+    (exact_dividend, exact_sum)
+}
+
+/// Years of high growth, then stable growth priced as a terminal value.
+fn multi_stage(m: &MultiStage, f: &mut Figures) {
+    let r = m.required_return;
+    let n = m.high_growth_years;
+    assert!(
+        m.stable_growth < r,
+        "ddm: stable growth must be below the required return"
+    );
+    assert!(
+        n > 0 && m.dividends.len() == n && m.present_values.len() == n,
+        "ddm: one dividend and present value per high-growth year"
+    );
+    f.input("multi_stage.last_dividend", m.last_dividend, Shown::Dollars(2));
+    f.input("multi_stage.high_growth", m.high_growth, Shown::Percent(0));
+    f.input("multi_stage.stable_growth", m.stable_growth, Shown::Percent(0));
+    f.input("multi_stage.required_return", r, Shown::Percent(0));
+    let (exact_dividend, exact_sum) = high_growth_years(m, f);
     let shown_sum: f64 = m.present_values.iter().sum();
     f.result(
         "multi_stage.dividends_present_value",
