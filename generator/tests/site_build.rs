@@ -180,6 +180,11 @@ fn build_error(edit: impl FnOnce(&Path)) -> String {
     error
 }
 
+/// The error of building the fixture site with `file` (below the site's root) holding `text`.
+fn error_with_page(file: &str, text: &str) -> String {
+    build_error(|root| std::fs::write(root.join(file), text).unwrap())
+}
+
 #[test]
 fn a_broken_link_fails_the_build_with_file_and_line() {
     let err = build_error(|root| {
@@ -207,38 +212,29 @@ fn a_missing_anchor_fails_the_build() {
 
 #[test]
 fn bad_front_matter_names_the_file_and_line() {
-    let err = build_error(|root| {
-        std::fs::write(
-            root.join("content/guide/b.en.md"),
-            "---\ntitle: B\ndescription: d\nweight: heavy\n---\nB.\n",
-        )
-        .unwrap();
-    });
+    let err = error_with_page(
+        "content/guide/b.en.md",
+        "---\ntitle: B\ndescription: d\nweight: heavy\n---\nB.\n",
+    );
     assert!(err.contains("content/guide/b.en.md:4"), "{err}");
     assert!(err.contains("invalid front matter"), "{err}");
 }
 
 #[test]
 fn bad_math_names_the_file_line() {
-    let err = build_error(|root| {
-        std::fs::write(
-            root.join("content/guide/b.en.md"),
-            "---\ntitle: B\ndescription: d\n---\nB.\n\n$\\frac{1}$\n",
-        )
-        .unwrap();
-    });
+    let err = error_with_page(
+        "content/guide/b.en.md",
+        "---\ntitle: B\ndescription: d\n---\nB.\n\n$\\frac{1}$\n",
+    );
     assert!(err.contains("content/guide/b.en.md:7: invalid math"), "{err}");
 }
 
 #[test]
 fn an_unknown_template_is_named_with_the_line_of_its_key() {
-    let err = build_error(|root| {
-        std::fs::write(
-            root.join("content/guide/b.en.md"),
-            "---\ntitle: B\ndescription: d\nweight: 2\ntemplate: fancy.html\n---\nB.\n",
-        )
-        .unwrap();
-    });
+    let err = error_with_page(
+        "content/guide/b.en.md",
+        "---\ntitle: B\ndescription: d\nweight: 2\ntemplate: fancy.html\n---\nB.\n",
+    );
     assert!(
         err.contains("content/guide/b.en.md:5: unknown template `fancy.html` (there are: base.html, collection.html,"),
         "{err}"
@@ -247,13 +243,10 @@ fn an_unknown_template_is_named_with_the_line_of_its_key() {
 
 #[test]
 fn an_island_missing_from_the_ui_bundle_is_named_with_the_file_and_line() {
-    let err = build_error(|root| {
-        std::fs::write(
-            root.join("content/guide/b.en.md"),
-            "---\ntitle: B\ndescription: d\nisland: Calculator\n---\nB.\n",
-        )
-        .unwrap();
-    });
+    let err = error_with_page(
+        "content/guide/b.en.md",
+        "---\ntitle: B\ndescription: d\nisland: Calculator\n---\nB.\n",
+    );
     assert!(
         err.contains("content/guide/b.en.md:4: unknown island `Calculator` (the UI bundle has LoginForm, ProfileImage, Sidebar, TopBar, Welcome;"),
         "{err}"
@@ -262,13 +255,10 @@ fn an_island_missing_from_the_ui_bundle_is_named_with_the_file_and_line() {
 
 #[test]
 fn a_date_that_is_not_a_date_is_named_with_the_file_and_line() {
-    let err = build_error(|root| {
-        std::fs::write(
-            root.join("content/notes/later.en.md"),
-            "---\ntitle: Later\ndescription: d\ndate: next tuesday\n---\nSoon.\n",
-        )
-        .unwrap();
-    });
+    let err = error_with_page(
+        "content/notes/later.en.md",
+        "---\ntitle: Later\ndescription: d\ndate: next tuesday\n---\nSoon.\n",
+    );
     assert!(
         err.contains(
             "content/notes/later.en.md:4:7: invalid front matter: date: `next tuesday` is not YYYY-MM-DD or YYYY-MM"
