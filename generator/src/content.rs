@@ -1,19 +1,21 @@
 //! The pages under `content/`: one Markdown file per page per language, with YAML front matter.
 
+use crate::date::PageDate;
 use anyhow::{anyhow, bail, Context, Result};
 use rayon::prelude::*;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use walkdir::WalkDir;
 
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FrontMatter {
     pub title: String,
     pub description: String,
-    #[serde(default, deserialize_with = "date_string")]
-    pub date: Option<String>,
+    #[serde(default)]
+    pub date: Option<PageDate>,
     #[serde(default)]
     pub keywords: Vec<String>,
     #[serde(default)]
@@ -24,35 +26,24 @@ pub struct FrontMatter {
     #[serde(default)]
     pub template: Option<String>,
     /// Worked-example figures of the valuation articles, checked by the examples test.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub example: Option<serde_yaml::Value>,
     /// The interactive part of the page, an island of `ui/src/islands/` (`LoginForm`, `Search`).
     #[serde(default)]
     pub island: Option<String>,
 }
 
-/// YAML reads `2025-10-01` as a string but `2025` as a number; dates are always text here.
-fn date_string<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
-    let value: Option<serde_yaml::Value> = Option::deserialize(d)?;
-    Ok(match value {
-        None | Some(serde_yaml::Value::Null) => None,
-        Some(serde_yaml::Value::String(s)) => Some(s),
-        Some(serde_yaml::Value::Number(n)) => Some(n.to_string()),
-        Some(other) => {
-            return Err(serde::de::Error::custom(format!(
-                "date must be YYYY-MM-DD or YYYY-MM, found {other:?}"
-            )))
-        }
-    })
-}
-
-/// What a route is, which decides its default template and its place in lists.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+/// What a file is by its place under `content/`, which decides its default template and its
+/// place in lists.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PageKind {
     Home,
-    /// An `_index` page below the root: a section landing page or a collection's list.
+    /// An `_index` page below the root that is not a collection's: a section landing page.
     Section,
+    /// A collection's `_index` page, which lists its entries (`content/notes/_index.en.md`).
+    Collection {
+        name: String,
+    },
     /// A page inside a collection (`content/notes/liquidity-risk.en.md`).
     Entry {
         collection: String,
@@ -60,36 +51,33 @@ pub enum PageKind {
     Single,
 }
 
-/// One language version of one route, as read from disk.
+/// One Markdown file of `content/`, read and its front matter parsed.
 #[derive(Debug, Clone)]
 pub struct SourcePage {
     /// The English route: `/`, `/notes`, `/valuation-models/dcf`.
     pub route: String,
+    /// The file's language.
     pub lang: String,
     pub path: PathBuf,
     pub kind: PageKind,
     pub front: FrontMatter,
+    /// The file's line of each top-level front matter key, so errors about a key name its line.
+    pub key_lines: BTreeMap<String, usize>,
     pub body: String,
     /// 1-based line of the file where `body` starts, so Markdown errors can name the file's line.
     pub body_line: usize,
 }
 
-/// Every route with its language versions; `fallbacks` names the (route, lang) pairs served in English.
-#[derive(Debug)]
-pub struct Content {
-    pub pages: BTreeMap<String, BTreeMap<String, SourcePage>>,
-    pub fallbacks: Vec<(String, String)>,
-}
-
-impl Content {
-    pub fn routes(&self) -> impl Iterator<Item = &str> {
-        self.pages.keys().map(String::as_str)
-    }
-
-    pub fn page(&self, route: &str, lang: &str) -> Option<&SourcePage> {
-        self.pages.get(route).and_then(|versions| versions.get(lang))
+impl SourcePage {
+    /// `content/x.en.md:4` for the front matter key `key` (the front matter's first line if absent).
+    pub fn at_key(&self, key: &str) -> String {
+        let line = self.key_lines.get(key).copied().unwrap_or(FRONT_MATTER_LINE);
+        format!("{}:{line}", self.path.display())
     }
 }
+
+/// Every route (English) with its files by language; the default language always has one.
+pub type Sources = BTreeMap<String, BTreeMap<String, Arc<SourcePage>>>;
 
 /// `content/notes/liquidity-risk.zh.md` -> (`/notes/liquidity-risk`, `zh`, kind).
 pub fn route_of(relative: &Path, collections: &[String]) -> Result<(String, String, PageKind)> {
@@ -105,28 +93,75 @@ pub fn route_of(relative: &Path, collections: &[String]) -> Result<(String, Stri
         .parent()
         .map(|p| p.iter().map(|s| s.to_str().unwrap_or("")).collect())
         .unwrap_or_default();
-    let (route, kind) = if name == "_index" {
-        if dir.is_empty() {
-            ("/".to_string(), PageKind::Home)
-        } else {
-            (format!("/{}", dir.join("/")), PageKind::Section)
+    let collection = match dir.as_slice() {
+        [name] => collections.iter().find(|c| c == name).cloned(),
+        _ => None,
+    };
+    let (route, kind) = match (name, collection) {
+        ("_index", _) if dir.is_empty() => ("/".to_string(), PageKind::Home),
+        ("_index", Some(name)) => (format!("/{name}"), PageKind::Collection { name }),
+        ("_index", None) => (format!("/{}", dir.join("/")), PageKind::Section),
+        (name, collection) => {
+            let kind = match collection {
+                Some(collection) => PageKind::Entry { collection },
+                None => PageKind::Single,
+            };
+            let mut parts = dir.clone();
+            parts.push(name);
+            (format!("/{}", parts.join("/")), kind)
         }
-    } else {
-        let mut parts = dir.clone();
-        parts.push(name);
-        let kind = match dir.as_slice() {
-            [collection] if collections.iter().any(|c| c == collection) => PageKind::Entry {
-                collection: collection.to_string(),
-            },
-            _ => PageKind::Single,
-        };
-        (format!("/{}", parts.join("/")), kind)
     };
     Ok((route, lang.to_string(), kind))
 }
 
+/// The file's line where the front matter's YAML starts, after the opening `---`.
+const FRONT_MATTER_LINE: usize = 2;
+
+/// A page file split at its front matter and parsed.
+#[derive(Debug)]
+pub struct PageFile {
+    pub front: FrontMatter,
+    /// The file's line of each top-level key of the front matter.
+    pub key_lines: BTreeMap<String, usize>,
+    pub body: String,
+    /// The file's line where `body` starts.
+    pub body_line: usize,
+}
+
+/// The top-level keys of a front matter's YAML with their line in the file.
+fn key_lines(yaml: &str) -> BTreeMap<String, usize> {
+    let mut lines = BTreeMap::new();
+    for (n, line) in yaml.lines().enumerate() {
+        if line.starts_with([' ', '\t', '#', '-']) {
+            continue;
+        }
+        if let Some((key, _)) = line.split_once(':') {
+            let key = key.trim().trim_matches(['"', '\'']);
+            lines.entry(key.to_string()).or_insert(FRONT_MATTER_LINE + n);
+        }
+    }
+    lines
+}
+
+/// A YAML error's message without its ` at line 3 column 7`: that counts lines from the front
+/// matter's start, and the message already begins with the file's line.
+fn without_position(message: &str) -> &str {
+    match message.rsplit_once(" at line ") {
+        Some((text, at))
+            if at.split_once(" column ").is_some_and(|(l, c)| {
+                [l, c]
+                    .iter()
+                    .all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+            }) =>
+        {
+            text
+        }
+        _ => message,
+    }
+}
+
 /// Splits `---\nyaml\n---\nbody` and parses the YAML, naming file and line on error.
-pub fn parse_page(path: &Path, text: &str) -> Result<(FrontMatter, String, usize)> {
+pub fn parse_page(path: &Path, text: &str) -> Result<PageFile> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let rest = text
         .strip_prefix("---\n")
@@ -143,26 +178,36 @@ pub fn parse_page(path: &Path, text: &str) -> Result<(FrontMatter, String, usize
         .or_else(|| rest.strip_suffix("\n---").map(|s| s.len()))
         .ok_or_else(|| anyhow!("{}:1: the front matter has no closing `---` line", path.display()))?;
     let yaml = &rest[..end + 1];
+    let key_lines = key_lines(yaml);
     let front: FrontMatter = serde_yaml::from_str(yaml).map_err(|e| {
-        // The YAML starts on the file's second line.
         let at = e
             .location()
-            .map(|l| format!("{}:{}", l.line() + 1, l.column()))
+            .map(|l| format!("{}:{}", l.line() - 1 + FRONT_MATTER_LINE, l.column()))
             .unwrap_or_else(|| "1".into());
-        anyhow!("{}:{at}: invalid front matter: {e}", path.display())
+        anyhow!(
+            "{}:{at}: invalid front matter: {}",
+            path.display(),
+            without_position(&e.to_string())
+        )
     })?;
     let after = &rest[end + 1..];
     let body = after.split_once('\n').map(|(_, b)| b).unwrap_or("");
     let body_line = text[..text.len() - body.len()].lines().count() + 1;
     if front.title.trim().is_empty() {
-        bail!("{}:2: `title` is empty", path.display());
+        let line = key_lines.get("title").copied().unwrap_or(FRONT_MATTER_LINE);
+        bail!("{}:{line}: `title` is empty", path.display());
     }
-    Ok((front, body.to_string(), body_line))
+    Ok(PageFile {
+        front,
+        key_lines,
+        body: body.to_string(),
+        body_line,
+    })
 }
 
-/// Reads every page under `dir`, in parallel, and applies the English fallback.
-pub fn load(dir: &Path, languages: &[String], default_language: &str, collections: &[String]) -> Result<Content> {
-    let files: Vec<PathBuf> = WalkDir::new(dir)
+/// Every `.md` file below `dir`, sorted by name.
+fn markdown_files(dir: &Path) -> Result<Vec<PathBuf>> {
+    Ok(WalkDir::new(dir)
         .sort_by_file_name()
         .into_iter()
         .collect::<Result<Vec<_>, _>>()
@@ -170,76 +215,59 @@ pub fn load(dir: &Path, languages: &[String], default_language: &str, collection
         .into_iter()
         .filter(|e| e.file_type().is_file() && e.path().extension().is_some_and(|x| x == "md"))
         .map(|e| e.into_path())
-        .collect();
+        .collect())
+}
 
-    let parsed: Vec<SourcePage> = files
+fn read_page(dir: &Path, path: &Path, languages: &[String], collections: &[String]) -> Result<SourcePage> {
+    let relative = path.strip_prefix(dir).expect("walked below dir");
+    let (route, lang, kind) = route_of(relative, collections).with_context(|| format!("{}", path.display()))?;
+    if !languages.contains(&lang) {
+        bail!(
+            "{}: unknown language `{lang}` (the site has {})",
+            path.display(),
+            languages.join(", ")
+        );
+    }
+    let text = std::fs::read_to_string(path).with_context(|| format!("Failed to read {}", path.display()))?;
+    let file = parse_page(path, &text)?;
+    Ok(SourcePage {
+        route,
+        lang,
+        path: path.to_path_buf(),
+        kind,
+        front: file.front,
+        key_lines: file.key_lines,
+        body: file.body,
+        body_line: file.body_line,
+    })
+}
+
+/// Reads every page under `dir`, in parallel; every route must have a `default_language` file.
+pub fn load(dir: &Path, languages: &[String], default_language: &str, collections: &[String]) -> Result<Sources> {
+    let parsed: Vec<SourcePage> = markdown_files(dir)?
         .par_iter()
-        .map(|path| {
-            let relative = path.strip_prefix(dir).expect("walked below dir");
-            let (route, lang, kind) = route_of(relative, collections).with_context(|| format!("{}", path.display()))?;
-            if !languages.contains(&lang) {
-                bail!(
-                    "{}: unknown language `{lang}` (the site has {})",
-                    path.display(),
-                    languages.join(", ")
-                );
-            }
-            let text = std::fs::read_to_string(path).with_context(|| format!("Failed to read {}", path.display()))?;
-            let (front, body, body_line) = parse_page(path, &text)?;
-            Ok(SourcePage {
-                route,
-                lang,
-                path: path.clone(),
-                kind,
-                front,
-                body,
-                body_line,
-            })
-        })
+        .map(|path| read_page(dir, path, languages, collections))
         .collect::<Result<_>>()?;
-
-    let mut pages: BTreeMap<String, BTreeMap<String, SourcePage>> = BTreeMap::new();
+    let mut sources = Sources::new();
     for page in parsed {
-        pages
+        sources
             .entry(page.route.clone())
             .or_default()
-            .insert(page.lang.clone(), page);
+            .insert(page.lang.clone(), Arc::new(page));
     }
-    let mut fallbacks = Vec::new();
-    for (route, versions) in pages.iter_mut() {
-        let Some(original) = versions.get(default_language).cloned() else {
-            let any = versions.values().next().expect("a route has a file");
+    for (route, files) in &sources {
+        if !files.contains_key(default_language) {
+            let any = &files.values().next().expect("a route has a file").path;
+            let stem = any.file_name().unwrap_or_default().to_string_lossy();
+            let stem = stem.split('.').next().unwrap_or_default();
             bail!(
                 "{}: `{route}` has no {default_language} version (expected {})",
-                any.path.display(),
-                any.path
-                    .with_file_name(format!(
-                        "{}.{default_language}.md",
-                        any.path
-                            .file_name()
-                            .unwrap()
-                            .to_string_lossy()
-                            .split('.')
-                            .next()
-                            .unwrap()
-                    ))
-                    .display()
+                any.display(),
+                any.with_file_name(format!("{stem}.{default_language}.md")).display()
             );
-        };
-        for lang in languages {
-            if !versions.contains_key(lang) {
-                fallbacks.push((route.clone(), lang.clone()));
-                versions.insert(
-                    lang.clone(),
-                    SourcePage {
-                        lang: lang.clone(),
-                        ..original.clone()
-                    },
-                );
-            }
         }
     }
-    Ok(Content { pages, fallbacks })
+    Ok(sources)
 }
 
 #[cfg(test)]
@@ -253,8 +281,14 @@ mod tests {
         assert_eq!(r("_index.en.md"), ("/".into(), "en".into(), PageKind::Home));
         assert_eq!(
             r("notes/_index.zh.md"),
-            ("/notes".into(), "zh".into(), PageKind::Section)
+            (
+                "/notes".into(),
+                "zh".into(),
+                PageKind::Collection { name: "notes".into() }
+            )
         );
+        assert_eq!(r("guide/_index.en.md").2, PageKind::Section);
+        assert_eq!(r("guide/notes/_index.en.md").2, PageKind::Section);
         assert_eq!(
             r("notes/liquidity-risk.ja.md"),
             (
@@ -287,18 +321,56 @@ mod tests {
         let unknown = parse_page(Path::new("a.en.md"), "---\ntitle: A\ndescription: d\ntitel: x\n---\n")
             .unwrap_err()
             .to_string();
-        assert!(unknown.contains("a.en.md:4"), "{unknown}");
+        assert!(
+            unknown.starts_with("a.en.md:4:1: invalid front matter: unknown field `titel`"),
+            "{unknown}"
+        );
+        assert!(
+            !unknown.contains("at line"),
+            "lines count from the file's start only: {unknown}"
+        );
+    }
+
+    #[test]
+    fn errors_about_a_key_name_the_keys_own_line() {
+        let empty = parse_page(
+            Path::new("a.en.md"),
+            "---\n# A comment\ndescription: d\n\ntitle: \" \"\n---\n",
+        )
+        .unwrap_err()
+        .to_string();
+        assert_eq!(empty, "a.en.md:5: `title` is empty");
+        let date = parse_page(
+            Path::new("content/notes/n.en.md"),
+            "---\ntitle: A\ndescription: d\nkeywords: [a]\ndate: next tuesday\n---\nBody\n",
+        )
+        .unwrap_err()
+        .to_string();
+        assert_eq!(
+            date,
+            "content/notes/n.en.md:5:7: invalid front matter: date: `next tuesday` is not YYYY-MM-DD or YYYY-MM"
+        );
+        let file = parse_page(
+            Path::new("a.en.md"),
+            "---\ntitle: A\ndescription: >\n  two\n  lines\nkeywords:\n  - x\n\"template\": page.html\n---\n",
+        )
+        .unwrap();
+        let lines: Vec<(&str, usize)> = file.key_lines.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+        assert_eq!(
+            lines,
+            [("description", 3), ("keywords", 6), ("template", 8), ("title", 2)]
+        );
     }
 
     #[test]
     fn body_and_its_first_line_are_split_from_front_matter() {
-        let (front, body, line) = parse_page(
+        let file = parse_page(
             Path::new("a.en.md"),
             "---\ntitle: A\ndescription: d\ndate: 2025-10-01\n---\nHello\n",
         )
         .unwrap();
-        assert_eq!(front.date.as_deref(), Some("2025-10-01"));
-        assert_eq!(body, "Hello\n");
-        assert_eq!(line, 6);
+        assert_eq!(file.front.date.map(|d| d.to_string()).as_deref(), Some("2025-10-01"));
+        assert_eq!(file.body, "Hello\n");
+        assert_eq!(file.body_line, 6);
     }
 }

@@ -1,5 +1,6 @@
-//! Which parts of the page frame each route shows (SPEC.md section 2, "Layout visibility"),
-//! and the breadcrumb trail.
+//! Which parts of the page frame each route shows, and the breadcrumb trail. The app's legal
+//! pages show their text alone, the member forms drop the sidebar and page header, and every
+//! page but home has a breadcrumb.
 
 use serde::Serialize;
 

@@ -3,12 +3,14 @@
 pub mod assets;
 pub mod config;
 pub mod content;
+pub mod date;
 pub mod islands;
 pub mod layout;
 pub mod links;
 pub mod locales;
 pub mod markdown;
 pub mod output;
+pub mod pages;
 pub mod search_index;
 pub mod site;
 pub mod sitemap;

@@ -27,7 +27,8 @@ enum Command {
         #[arg(long)]
         dev: bool,
     },
-    /// Check content, front matter, Markdown, math and links without writing anything.
+    /// Check everything a build checks (front matter, Markdown, math, links, templates, islands)
+    /// without writing anything.
     Check,
     /// Build, then rebuild on every change.
     Watch {
@@ -67,11 +68,11 @@ fn run(cli: &Cli) -> anyhow::Result<()> {
             println!("{}", report.summary());
         }
         Command::Check => {
-            let loaded = site::load(&root(cli))?;
-            for warning in &loaded.warnings {
+            let report = site::check(&options(cli, false))?;
+            for warning in &report.warnings {
                 eprintln!("warning: {warning}");
             }
-            println!("Checked {} pages: no errors", loaded.rendered.len());
+            println!("{}", report.summary());
         }
         Command::Watch { dev } => generator::watch::watch(&options(cli, dev))?,
     }

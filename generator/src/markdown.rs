@@ -55,15 +55,6 @@ fn line_of(source: &str, offset: usize) -> usize {
     source[..offset].bytes().filter(|b| *b == b'\n').count() + 1
 }
 
-/// A heading being read: where its events start, its level, and its `{#id .class key=value}`.
-type OpenHeading<'a> = (
-    usize,
-    HeadingLevel,
-    Option<CowStr<'a>>,
-    Vec<CowStr<'a>>,
-    Vec<(CowStr<'a>, Option<CowStr<'a>>)>,
-);
-
 /// Heading ids for headings without `{#id}`: lowercase words joined by hyphens; CJK kept as is.
 pub fn slugify(text: &str) -> String {
     let mut slug = String::new();
@@ -159,6 +150,15 @@ pub fn localize_link(url: &str, lang: &str, default_language: &str) -> Option<St
         crate::config::localized_path(path, lang, default_language)
     ))
 }
+
+/// A heading being read: where its start event is, and its level, id, classes and attributes.
+type OpenHeading<'a> = (
+    usize,
+    HeadingLevel,
+    Option<CowStr<'a>>,
+    Vec<CowStr<'a>>,
+    Vec<(CowStr<'a>, Option<CowStr<'a>>)>,
+);
 
 pub fn render(source: &str, options: &RenderOptions) -> Result<Rendered, MarkdownError> {
     let parser_options = Options::ENABLE_TABLES

@@ -1,6 +1,9 @@
 //! The site search index: one JSON file covering every page in every language, fetched only by
 //! the search page. Its name carries a hash of its bytes so it can be cached for good.
 
+use crate::config::SiteConfig;
+use crate::content::PageKind;
+use crate::pages::{Page, Pages};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
@@ -25,6 +28,38 @@ struct Index<'a> {
 /// Runs of white space become one space: the index is for matching and snippets, not layout.
 pub fn squash_whitespace(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The index entry of each page written as a page of its own. A list whose entries have no
+/// pages (app projects) carries their titles, text and keywords: the list is where they are read.
+pub fn entries(pages: &Pages, config: &SiteConfig) -> Vec<IndexEntry> {
+    pages
+        .built()
+        .map(|page| {
+            let listed: Vec<&Page> = match &page.source.kind {
+                PageKind::Collection { name } => pages
+                    .entries(name, &page.lang)
+                    .into_iter()
+                    .filter(|entry| !entry.gets_page)
+                    .collect(),
+                _ => Vec::new(),
+            };
+            let mut text = page.rendered.text.clone();
+            let mut keywords = page.source.front.keywords.clone();
+            for entry in listed {
+                text.push_str(&format!("\n{}\n{}", entry.source.front.title, entry.rendered.text));
+                keywords.extend(entry.source.front.keywords.iter().cloned());
+            }
+            IndexEntry {
+                route: page.route().to_string(),
+                url: config.localized_path(page.route(), &page.lang),
+                lang: page.lang.clone(),
+                title: page.source.front.title.clone(),
+                text: squash_whitespace(&text),
+                keywords,
+            }
+        })
+        .collect()
 }
 
 /// The index's bytes and its file name (`search-index-<hash>.json`).

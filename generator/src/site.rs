@@ -1,25 +1,26 @@
 //! The build: config, content and locales in; every page in every language, the search index,
-//! sitemap, robots.txt and compressed siblings out.
+//! sitemap, robots.txt and compressed siblings out. `build` is a list of named phases; `check`
+//! runs the same phases up to the last that can fail on the site's sources, and writes nothing.
 
 use crate::assets::Manifest;
 use crate::config::SiteConfig;
-use crate::content::{self, PageKind};
-use crate::islands::{self, IslandCalls, SCRIPTS_MARKER};
-use crate::links::LinkTargets;
+use crate::content;
+use crate::islands::{self, IslandCalls, IslandItem, SCRIPTS_MARKER};
 use crate::locales::Locales;
-use crate::markdown::{self, RenderOptions, Rendered};
 use crate::output::{
     compress_if_changed, compress_text_files, remove_stale, write_if_changed, write_with_siblings, Changed,
 };
-use crate::search_index::{self, IndexEntry};
+use crate::pages::Pages;
+use crate::search_index;
 use crate::sitemap;
 use crate::templates;
 use crate::views::{PageView, ViewContext};
 use anyhow::{anyhow, bail, Context, Result};
 use rayon::prelude::*;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 use walkdir::WalkDir;
 
@@ -28,8 +29,6 @@ const SYNTAX_LIGHT_CSS: &str = "syntax-light.css";
 const SYNTAX_DARK_CSS: &str = "syntax-dark.css";
 /// Compressed pages waiting for the writer, at most.
 const PAGES_IN_FLIGHT: usize = 256;
-/// One page rendered, keyed by (route, language), or the error that stopped it.
-type RenderResult = Result<((String, String), Rendered), String>;
 
 pub struct BuildOptions {
     /// The site's folder: `site-config.yaml`, `content/`, `locales/`, `static/`.
@@ -91,138 +90,17 @@ pub fn page_file(url: &str) -> PathBuf {
     }
 }
 
-/// Every (route, lang) rendered from Markdown, or every error with its file and line.
-fn render_markdown(content: &content::Content, config: &SiteConfig) -> Result<HashMap<(String, String), Rendered>> {
-    let jobs: Vec<(&str, &str, &content::SourcePage)> = content
-        .pages
-        .iter()
-        .flat_map(|(route, versions)| {
-            versions
-                .iter()
-                .map(move |(lang, page)| (route.as_str(), lang.as_str(), page))
-        })
-        .collect();
-    let results: Vec<RenderResult> = jobs
-        .par_iter()
-        .map(|(route, lang, page)| {
-            let line_breaks = match &page.kind {
-                PageKind::Entry { collection } => config.collections.get(collection).is_some_and(|c| c.line_breaks),
-                _ => false,
-            };
-            let options = RenderOptions {
-                lang,
-                default_language: &config.default_language,
-                line_breaks,
-            };
-            markdown::render(&page.body, &options)
-                .map(|r| ((route.to_string(), lang.to_string()), r))
-                .map_err(|e| format!("{}:{}: {}", page.path.display(), page.body_line + e.line - 1, e.message))
-        })
-        .collect();
-    let mut rendered = HashMap::new();
-    let mut errors = Vec::new();
-    for result in results {
-        match result {
-            Ok((key, r)) => {
-                rendered.insert(key, r);
-            }
-            Err(e) => errors.push(e),
-        }
-    }
-    if !errors.is_empty() {
-        errors.sort();
-        bail!("{}", errors.join("\n"));
-    }
-    Ok(rendered)
+/// What `site check` found: the pages a build would write, and the warnings.
+#[derive(Debug)]
+pub struct CheckReport {
+    pub pages: usize,
+    pub warnings: Vec<String>,
 }
 
-fn check_links(
-    content: &content::Content,
-    rendered: &HashMap<(String, String), Rendered>,
-    static_dir: &Path,
-    fallbacks: &HashSet<(String, String)>,
-) -> Result<()> {
-    let mut headings: BTreeMap<&str, BTreeMap<&str, HashSet<&str>>> = BTreeMap::new();
-    for ((route, lang), r) in rendered {
-        headings
-            .entry(route.as_str())
-            .or_default()
-            .insert(lang.as_str(), r.heading_ids.iter().map(String::as_str).collect());
+impl CheckReport {
+    pub fn summary(&self) -> String {
+        format!("Checked {} pages: no errors", self.pages)
     }
-    let targets = LinkTargets { headings, static_dir };
-    let mut errors = Vec::new();
-    for ((route, lang), r) in rendered {
-        // A fallback is the English file again: its links were checked as English.
-        if fallbacks.contains(&(route.clone(), lang.clone())) {
-            continue;
-        }
-        let page = content.page(route, lang).expect("rendered pages exist");
-        for (url, line) in &r.links {
-            if let Some(problem) = targets.problem(url, lang) {
-                errors.push(format!(
-                    "{}:{}: {problem}",
-                    page.path.display(),
-                    page.body_line + line - 1
-                ));
-            }
-        }
-    }
-    if !errors.is_empty() {
-        errors.sort();
-        bail!("broken internal links:\n{}", errors.join("\n"));
-    }
-    Ok(())
-}
-
-fn check_templates(content: &content::Content, tera: &tera::Tera) -> Result<()> {
-    let known: Vec<&str> = tera.get_template_names().collect();
-    for versions in content.pages.values() {
-        for page in versions.values() {
-            if let Some(name) = &page.front.template {
-                if !known.contains(&name.as_str()) {
-                    let mut names = known.clone();
-                    names.sort();
-                    bail!(
-                        "{}:2: unknown template `{name}` (there are: {})",
-                        page.path.display(),
-                        names.join(", ")
-                    );
-                }
-            }
-        }
-    }
-    Ok(())
-}
-
-fn default_template(view: &PageView) -> &'static str {
-    match view.kind.as_str() {
-        "home" => "home.html",
-        "collection" => "collection.html",
-        "section" => "section.html",
-        "entry" => "entry.html",
-        "not-found" => "not_found.html",
-        _ => "page.html",
-    }
-}
-
-/// Copies `from` below `to` (relative paths kept), recording what it wrote.
-fn copy_tree(from: &Path, to: &Path, out: &Path, written: &mut HashSet<PathBuf>) -> Result<usize> {
-    let mut changed = 0;
-    if !from.is_dir() {
-        return Ok(0);
-    }
-    for entry in WalkDir::new(from).into_iter() {
-        let entry = entry.with_context(|| format!("Failed to walk {}", from.display()))?;
-        if !entry.file_type().is_file() {
-            continue;
-        }
-        let target = to.join(entry.path().strip_prefix(from).expect("walked below from"));
-        let bytes =
-            std::fs::read(entry.path()).with_context(|| format!("Failed to read {}", entry.path().display()))?;
-        changed += write_if_changed(&target, &bytes)? as usize;
-        written.insert(target.strip_prefix(out).expect("copied below out").to_path_buf());
-    }
-    Ok(changed)
 }
 
 /// Where the islands' HTML of the site's last build is kept: in the temp dir, not in `dist/`
@@ -234,241 +112,446 @@ fn island_cache(root: &Path) -> PathBuf {
     std::env::temp_dir().join(&format!("site-islands-{:x}", hash)[..29])
 }
 
-/// The site's sources, read, rendered from Markdown and link-checked.
-pub struct Loaded {
+/// The site's sources: read, rendered from Markdown and link-checked.
+pub struct Site {
     pub config: SiteConfig,
     pub languages: Vec<String>,
     pub locales: Arc<Locales>,
-    pub content: content::Content,
-    pub rendered: HashMap<(String, String), Rendered>,
-    pub fallbacks: HashSet<(String, String)>,
+    pub pages: Pages,
     pub warnings: Vec<String>,
 }
 
-/// Reads and checks everything a build needs but the templates and the UI: what `site check` does.
-pub fn load(root: &Path) -> Result<Loaded> {
-    let mut warnings = Vec::new();
-    let config = SiteConfig::load(&root.join("site-config.yaml"))?;
-    let languages: Vec<String> = config.language_codes().map(String::from).collect();
-    let locales = Arc::new(Locales::load(
-        &root.join("locales"),
-        &languages,
-        &config.default_language,
-    )?);
-    for key in locales.missing_keys() {
-        warnings.push(format!("locales/{key} is missing (English is used)"));
+impl Site {
+    /// Reads the config, locales and content, renders every page's Markdown and checks its links.
+    pub fn load(root: &Path) -> Result<Site> {
+        let config = SiteConfig::load(&root.join("site-config.yaml"))?;
+        let languages: Vec<String> = config.language_codes().map(String::from).collect();
+        let locales = Arc::new(Locales::load(
+            &root.join("locales"),
+            &languages,
+            &config.default_language,
+        )?);
+        let collections: Vec<String> = config.collections.keys().cloned().collect();
+        let sources = content::load(
+            &root.join("content"),
+            &languages,
+            &config.default_language,
+            &collections,
+        )?;
+        let pages = Pages::render(&sources, &config)?;
+        pages.check_links(&root.join("static"))?;
+        let warnings = untranslated(&locales, &pages, &languages);
+        Ok(Site {
+            config,
+            languages,
+            locales,
+            pages,
+            warnings,
+        })
     }
-    let collections: Vec<String> = config.collections.keys().cloned().collect();
-    let content = content::load(
-        &root.join("content"),
-        &languages,
-        &config.default_language,
-        &collections,
-    )?;
-    let fallbacks: HashSet<(String, String)> = content.fallbacks.iter().cloned().collect();
-    for (route, lang) in &content.fallbacks {
-        let english = content.page(route, lang).expect("fallbacks are filled in");
-        warnings.push(format!(
-            "{}: no {lang} version yet; the {lang} page shows the English text",
-            english.path.display()
-        ));
+
+    /// The pages a build writes, the collections' not-found pages aside.
+    pub fn page_count(&self) -> usize {
+        self.pages.built().count()
     }
-    let rendered = render_markdown(&content, &config)?;
-    check_links(&content, &rendered, &root.join("static"), &fallbacks)?;
-    Ok(Loaded {
-        config,
-        languages,
-        locales,
-        content,
-        rendered,
-        fallbacks,
-        warnings,
+}
+
+/// A warning for each missing locale key and each page shown in English for want of a file.
+fn untranslated(locales: &Locales, pages: &Pages, languages: &[String]) -> Vec<String> {
+    let mut warnings: Vec<String> = locales
+        .missing_keys()
+        .into_iter()
+        .map(|key| format!("locales/{key} is missing (English is used)"))
+        .collect();
+    for route in pages.routes() {
+        for page in languages.iter().filter_map(|lang| pages.get(route, lang)) {
+            if page.fallback {
+                warnings.push(format!(
+                    "{}: no {lang} version yet; the {lang} page shows the English text",
+                    page.source.path.display(),
+                    lang = page.lang
+                ));
+            }
+        }
+    }
+    warnings
+}
+
+/// The search index's bytes and its content-hashed file name.
+struct SearchIndexFile {
+    bytes: Vec<u8>,
+    name: String,
+}
+
+impl SearchIndexFile {
+    fn encode(site: &Site) -> Self {
+        let (bytes, name) = search_index::encode(&search_index::entries(&site.pages, &site.config));
+        SearchIndexFile { bytes, name }
+    }
+
+    /// Its place below `dist/`.
+    fn file(&self) -> PathBuf {
+        PathBuf::from("assets").join(&self.name)
+    }
+
+    fn url(&self) -> String {
+        format!("/assets/{}", self.name)
+    }
+}
+
+/// What a build has made before it writes anything: every page's HTML (its islands still empty
+/// slots), the islands the pages use and the search index. `site check` stops here.
+struct Prepared {
+    site: Site,
+    manifest: Option<Manifest>,
+    search_index: SearchIndexFile,
+    /// Each page's file below `dist/` and its HTML.
+    pages: Vec<(PathBuf, String)>,
+    islands: Vec<IslandItem>,
+}
+
+/// The phases `site check` and `site build` share: every check a build makes runs here.
+fn prepare(options: &BuildOptions) -> Result<Prepared> {
+    let mut site = Site::load(&options.root)?;
+    let manifest = load_ui_manifest(&options.out, &mut site.warnings)?;
+    check_page_islands(&site.pages, manifest.as_ref())?;
+    let island_calls = Arc::new(IslandCalls::default());
+    let tera = load_templates(options, &site, island_calls.clone())?;
+    // The search index comes before the pages: the search page's props name its hashed file.
+    let search_index = SearchIndexFile::encode(&site);
+    let pages = render_templates(&site, &tera, manifest.as_ref(), &search_index.url(), options.dev)?;
+    let islands = island_calls.items();
+    check_template_islands(&islands, manifest.as_ref(), &options.out)?;
+    Ok(Prepared {
+        site,
+        manifest,
+        search_index,
+        pages,
+        islands,
+    })
+}
+
+/// Checks everything `build` checks, writing nothing.
+pub fn check(options: &BuildOptions) -> Result<CheckReport> {
+    let Prepared { site, .. } = prepare(options)?;
+    Ok(CheckReport {
+        pages: site.page_count(),
+        warnings: site.warnings,
     })
 }
 
 pub fn build(options: &BuildOptions) -> Result<BuildReport> {
     let started = Instant::now();
-    let Loaded {
-        config,
-        languages,
-        locales,
-        content,
-        rendered,
-        fallbacks,
-        mut warnings,
-    } = load(&options.root)?;
-    let static_dir = options.root.join("static");
-
-    let island_calls = Arc::new(IslandCalls::default());
-    let tera = templates::load(
-        &options.templates,
-        locales.clone(),
-        island_calls.clone(),
-        &config.default_language,
+    let Prepared {
+        site,
+        manifest,
+        search_index,
+        pages,
+        islands,
+    } = prepare(options)?;
+    let mut out = Written::new(&options.out);
+    let search_index_written = write_search_index_in_background(&mut out, search_index);
+    let island_html = islands::render_all(
+        &options.server_bundle,
+        &site.locales,
+        &islands,
+        options.island_cache.as_deref(),
     )?;
-    check_templates(&content, &tera)?;
-    let manifest = Manifest::load(&options.out)?;
+    write_pages(&mut out, pages, &island_html, &islands, manifest.as_ref())?;
+    copy_static_files(&mut out, &options.root.join("static"))?;
+    write_locale_files(&mut out, &site.locales)?;
+    write_site_files(&mut out, &site, manifest.as_ref(), options.dev)?;
+    remove_stale_files(&out)?;
+    out.changed += search_index_written.join().expect("search index writer")? as usize;
+    compress_text_files(&options.out)?;
+    Ok(BuildReport {
+        pages: site.page_count(),
+        languages: site.languages,
+        written: out.changed,
+        warnings: site.warnings,
+        elapsed: started.elapsed(),
+    })
+}
+
+/// `dist/assets/manifest.json` of the UI build, or None (and a warning) when the UI is not built.
+fn load_ui_manifest(out: &Path, warnings: &mut Vec<String>) -> Result<Option<Manifest>> {
+    let manifest = Manifest::load(out)?;
     if manifest.is_none() {
         warnings.push(format!(
             "{} has no UI bundle: pages have no styles or scripts (build the UI with `npm --prefix ui run build`)",
-            options.out.display()
+            out.display()
         ));
     }
+    Ok(manifest)
+}
 
-    let mut written: HashSet<PathBuf> = HashSet::new();
-    let mut changed = 0;
+/// Fails with every error, sorted, or passes when there are none.
+fn fail_on(errors: BTreeSet<String>) -> Result<()> {
+    if errors.is_empty() {
+        return Ok(());
+    }
+    bail!("{}", errors.into_iter().collect::<Vec<_>>().join("\n"))
+}
 
-    // The search index comes first: the search page's props name its hashed file.
-    let index: Vec<IndexEntry> = content
-        .pages
-        .iter()
-        .flat_map(|(route, versions)| {
-            let rendered = &rendered;
-            let config = &config;
-            versions.iter().map(move |(lang, page)| IndexEntry {
-                route: route.clone(),
-                url: config.localized_path(route, lang),
-                lang: lang.clone(),
-                title: page.front.title.clone(),
-                text: search_index::squash_whitespace(&rendered[&(route.clone(), lang.clone())].text),
-                keywords: page.front.keywords.clone(),
+/// Fails on a front matter `island:` the UI bundle does not have, naming file and line. Without a
+/// UI bundle, `check_template_islands` fails on any island at all.
+fn check_page_islands(pages: &Pages, manifest: Option<&Manifest>) -> Result<()> {
+    let Some(manifest) = manifest else {
+        return Ok(());
+    };
+    let errors = pages
+        .all()
+        .filter(|page| !page.fallback)
+        .filter_map(|page| {
+            let name = page.source.front.island.as_ref()?;
+            (!manifest.islands.contains_key(name)).then(|| {
+                format!(
+                    "{}: unknown island `{name}` (the UI bundle has {}; islands are the files ui/src/islands/<Name>.tsx)",
+                    page.source.at_key("island"),
+                    manifest.islands.keys().cloned().collect::<Vec<_>>().join(", ")
+                )
             })
         })
         .collect();
-    let (index_bytes, index_name) = search_index::encode(&index);
-    let index_file = PathBuf::from("assets").join(&index_name);
-    // Its compression (the largest file's, a second of CPU on a large site) runs beside the pages.
-    let index_written = {
-        let path = options.out.join(&index_file);
-        std::thread::spawn(move || write_with_siblings(&path, index_bytes))
-    };
-    written.insert(index_file);
-    let search_index_url = format!("/assets/{index_name}");
+    fail_on(errors)
+}
 
-    let views = ViewContext {
-        config: &config,
-        locales: &locales,
-        content: &content,
-        rendered: &rendered,
-        search_index_url: &search_index_url,
-    };
+/// The templates, after checking that every front matter `template:` names one of them.
+fn load_templates(options: &BuildOptions, site: &Site, island_calls: Arc<IslandCalls>) -> Result<tera::Tera> {
+    let tera = templates::load(
+        &options.templates,
+        site.locales.clone(),
+        island_calls,
+        &site.config.default_language,
+    )?;
+    let mut known: Vec<&str> = tera.get_template_names().collect();
+    known.sort();
+    let errors = site
+        .pages
+        .all()
+        .filter(|page| !page.fallback)
+        .filter_map(|page| {
+            let name = page.source.front.template.as_ref()?;
+            (!known.contains(&name.as_str())).then(|| {
+                format!(
+                    "{}: unknown template `{name}` (there are: {})",
+                    page.source.at_key("template"),
+                    known.join(", ")
+                )
+            })
+        })
+        .collect();
+    fail_on(errors)?;
+    Ok(tera)
+}
 
-    // Every page to write: (file below dist, template, view).
-    let mut jobs: Vec<(PathBuf, String, PageView)> = Vec::new();
-    for (route, versions) in &content.pages {
-        for (lang, page) in versions {
-            let is_entry_without_page = matches!(&page.kind, PageKind::Entry { collection }
-                if !config.collections.get(collection).is_some_and(|c| c.entry_pages));
-            if is_entry_without_page {
-                continue;
+/// One page of `dist/` to render: its file, its template and what the template sees.
+struct PageJob {
+    file: PathBuf,
+    template: String,
+    view: PageView,
+}
+
+/// Every page of its own, then the not-found page of each collection with entry pages.
+fn page_jobs(site: &Site, views: &ViewContext) -> Vec<PageJob> {
+    let mut jobs: Vec<PageJob> = site
+        .pages
+        .built()
+        .map(|page| {
+            let view = views.page(page);
+            let template = (page.source.front.template.as_deref())
+                .unwrap_or(page.kind.default_template())
+                .to_string();
+            PageJob {
+                file: page_file(&view.url),
+                template,
+                view,
             }
-            let view = views.page(page, lang, fallbacks.contains(&(route.clone(), lang.clone())));
-            let template = page
-                .front
-                .template
-                .clone()
-                .unwrap_or_else(|| default_template(&view).to_string());
-            jobs.push((page_file(&view.url), template, view));
-        }
-    }
-    let page_count = jobs.len();
-    for (name, collection) in &config.collections {
+        })
+        .collect();
+    for (name, collection) in &site.config.collections {
         if let (true, Some(key)) = (collection.entry_pages, &collection.not_found_key) {
-            for lang in &languages {
+            for lang in &site.languages {
                 let view = views.not_found(name, key, lang);
-                let file = page_file(&view.url).with_file_name("404.html");
-                jobs.push((file, "not_found.html".into(), view));
+                jobs.push(PageJob {
+                    file: page_file(&view.url).with_file_name("404.html"),
+                    template: "not_found.html".into(),
+                    view,
+                });
             }
         }
     }
+    jobs
+}
 
+/// Each page's HTML from its template, in parallel; the templates record the islands they place.
+fn render_templates(
+    site: &Site,
+    tera: &tera::Tera,
+    manifest: Option<&Manifest>,
+    search_index_url: &str,
+    dev: bool,
+) -> Result<Vec<(PathBuf, String)>> {
+    let views = ViewContext {
+        config: &site.config,
+        locales: &site.locales,
+        pages: &site.pages,
+        search_index_url,
+    };
     let head_script = manifest
-        .as_ref()
         .filter(|m| !m.head_script.is_empty())
         .map(|m| format!("<script>{}</script>", m.head_script))
         .unwrap_or_default();
-    let css: Vec<String> = manifest.as_ref().map(|m| m.css.clone()).unwrap_or_default();
-    let pages: Vec<(PathBuf, String)> = jobs
-        .par_iter()
-        .map(|(file, template, view)| {
+    let css: Vec<String> = manifest.map(|m| m.css.clone()).unwrap_or_default();
+    page_jobs(site, &views)
+        .into_par_iter()
+        .map(|PageJob { file, template, view }| {
             // Templates read the view as `page` only.
             let mut context = tera::Context::new();
-            context.insert("page", view);
+            context.insert("page", &view);
             context.insert("lang", &view.lang);
-            context.insert("site", &config);
+            context.insert("site", &site.config);
             context.insert("head_script", &head_script);
             context.insert("css", &css);
-            context.insert("dev", &options.dev);
-            let html = tera.render(template, &context).map_err(|e| {
+            context.insert("dev", &dev);
+            let html = tera.render(&template, &context).map_err(|e| {
                 anyhow!(
                     "Failed to render {} with {template}: {}",
                     view.url,
                     templates::describe(&e)
                 )
             })?;
-            Ok((file.clone(), html))
+            Ok((file, html))
         })
-        .collect::<Result<_>>()?;
+        .collect()
+}
 
-    let items = island_calls.items();
-    if !items.is_empty() {
-        let Some(manifest) = &manifest else {
-            bail!("the pages use islands but {} has no UI bundle: run `npm --prefix ui run build` first (`make build` does)", options.out.display());
-        };
-        let missing: Vec<&str> = items
-            .iter()
-            .map(|i| i.island.as_str())
-            .filter(|name| !manifest.islands.contains_key(*name))
-            .collect();
-        if !missing.is_empty() {
-            let mut missing = missing;
-            missing.sort();
-            missing.dedup();
-            bail!(
-                "the UI bundle has no island named {} (islands are the files ui/src/islands/<Name>.tsx)",
-                missing.join(", ")
-            );
+/// Fails when the pages use islands the UI bundle lacks, or any island without a UI bundle.
+fn check_template_islands(items: &[IslandItem], manifest: Option<&Manifest>, out: &Path) -> Result<()> {
+    if items.is_empty() {
+        return Ok(());
+    }
+    let Some(manifest) = manifest else {
+        bail!(
+            "the pages use islands but {} has no UI bundle: run `npm --prefix ui run build` first (`make build` does)",
+            out.display()
+        );
+    };
+    let mut missing: Vec<&str> = items
+        .iter()
+        .map(|i| i.island.as_str())
+        .filter(|name| !manifest.islands.contains_key(*name))
+        .collect();
+    if !missing.is_empty() {
+        missing.sort();
+        missing.dedup();
+        bail!(
+            "the UI bundle has no island named {} (islands are the files ui/src/islands/<Name>.tsx)",
+            missing.join(", ")
+        );
+    }
+    Ok(())
+}
+
+/// The files of this build below `dist/` (any other is stale) and how many of them changed.
+struct Written {
+    dir: PathBuf,
+    files: HashSet<PathBuf>,
+    changed: usize,
+}
+
+impl Written {
+    fn new(dir: &Path) -> Self {
+        Written {
+            dir: dir.to_path_buf(),
+            files: HashSet::new(),
+            changed: 0,
         }
     }
-    let island_html = islands::render_all(
-        &options.server_bundle,
-        &locales,
-        &items,
-        options.island_cache.as_deref(),
-    )?;
-    // Pages are finished and compressed in parallel; one thread writes them as they come, which
-    // the file system serves faster than many writers creating files at once. The bound keeps the
-    // compressed pages in memory few on a large site.
+
+    /// Writes `relative` below `dist/` unless it holds these bytes already.
+    fn write(&mut self, relative: PathBuf, bytes: &[u8]) -> Result<()> {
+        self.changed += write_if_changed(&self.dir.join(&relative), bytes)? as usize;
+        self.files.insert(relative);
+        Ok(())
+    }
+}
+
+/// The search index and its compressed siblings, written beside the pages: its compression is
+/// the largest file's, a second of CPU on a large site. The handle tells whether it changed.
+fn write_search_index_in_background(out: &mut Written, index: SearchIndexFile) -> JoinHandle<Result<bool>> {
+    let file = index.file();
+    let path = out.dir.join(&file);
+    out.files.insert(file);
+    std::thread::spawn(move || write_with_siblings(&path, index.bytes))
+}
+
+/// Fills each page's island slots and scripts, and writes the pages that changed. Pages are
+/// finished and compressed in parallel; one thread writes them as they come, which the file
+/// system serves faster than many writers creating files at once. The bound keeps the compressed
+/// pages in memory few on a large site.
+fn write_pages(
+    out: &mut Written,
+    pages: Vec<(PathBuf, String)>,
+    island_html: &[String],
+    islands: &[IslandItem],
+    manifest: Option<&Manifest>,
+) -> Result<()> {
     let (finished, to_write) = std::sync::mpsc::sync_channel::<Changed>(PAGES_IN_FLIGHT);
     let writer = std::thread::spawn(move || to_write.into_iter().try_fold(0, |n, page| page.write().map(|()| n + 1)));
+    let dir = &out.dir;
     let made = pages.par_iter().try_for_each_with(finished, |finished, (file, html)| {
-        let (html, names) = islands::fill_slots(html, &island_html, &items)?;
-        let scripts = manifest.as_ref().map(|m| m.island_scripts(&names)).unwrap_or_default();
-        let page = compress_if_changed(
-            &options.out.join(file),
-            html.replacen(SCRIPTS_MARKER, &scripts, 1).into_bytes(),
-        )?;
+        let (html, names) = islands::fill_slots(html, island_html, islands)?;
+        let scripts = manifest.map(|m| m.island_scripts(&names)).unwrap_or_default();
+        let page = compress_if_changed(&dir.join(file), html.replacen(SCRIPTS_MARKER, &scripts, 1).into_bytes())?;
         match page {
             Some(page) => finished.send(page).map_err(|_| anyhow!("the page writer stopped")),
             None => Ok(()),
         }
     });
     // The writer's own error first: a failed write stops the pages with "the page writer stopped".
-    changed += writer.join().expect("page writer")?;
+    out.changed += writer.join().expect("page writer")?;
     made?;
-    written.extend(pages.into_iter().map(|(file, _)| file));
-    changed += copy_tree(&static_dir, &options.out, &options.out, &mut written)?;
-    for file in locales.files() {
-        let relative = PathBuf::from("locales").join(&file.relative);
-        changed += write_if_changed(&options.out.join(&relative), file.text.as_bytes())? as usize;
-        written.insert(relative);
+    out.files.extend(pages.into_iter().map(|(file, _)| file));
+    Ok(())
+}
+
+/// Copies `static/` to the site's root as it is.
+fn copy_static_files(out: &mut Written, from: &Path) -> Result<()> {
+    if !from.is_dir() {
+        return Ok(());
     }
-    let routes: Vec<&str> = content.routes().collect();
+    for entry in WalkDir::new(from) {
+        let entry = entry.with_context(|| format!("Failed to walk {}", from.display()))?;
+        if entry.file_type().is_file() {
+            let bytes =
+                std::fs::read(entry.path()).with_context(|| format!("Failed to read {}", entry.path().display()))?;
+            out.write(
+                entry.path().strip_prefix(from).expect("walked below from").into(),
+                &bytes,
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// The UI text as i18next fetches it: `dist/locales/<lang>/<namespace>.json`.
+fn write_locale_files(out: &mut Written, locales: &Locales) -> Result<()> {
+    for file in locales.files() {
+        out.write(PathBuf::from("locales").join(&file.relative), file.text.as_bytes())?;
+    }
+    Ok(())
+}
+
+/// The code-highlighting stylesheets, `sitemap.xml`, `robots.txt` and `_site.json` (facts for
+/// the server: languages, default language, the head script's CSP hash, dev mode).
+fn write_site_files(out: &mut Written, site: &Site, manifest: Option<&Manifest>, dev: bool) -> Result<()> {
+    let config = &site.config;
     let site_facts = serde_json::json!({
         "languages": config.languages.iter().map(|l| serde_json::json!({"code": l.code, "tag": l.tag})).collect::<Vec<_>>(),
         "default_language": config.default_language,
-        "script_hashes": manifest.as_ref().and_then(Manifest::head_script_hash).into_iter().collect::<Vec<_>>(),
-        "dev": options.dev,
+        "script_hashes": manifest.and_then(Manifest::head_script_hash).into_iter().collect::<Vec<_>>(),
+        "dev": dev,
     });
     for (name, bytes) in [
         (
@@ -476,30 +559,29 @@ pub fn build(options: &BuildOptions) -> Result<BuildReport> {
             crate::markdown::syntax_stylesheet(false)?.into_bytes(),
         ),
         (SYNTAX_DARK_CSS, crate::markdown::syntax_stylesheet(true)?.into_bytes()),
-        ("sitemap.xml", sitemap::sitemap(&config, &routes).into_bytes()),
-        ("robots.txt", sitemap::robots(&config).into_bytes()),
+        (
+            "sitemap.xml",
+            sitemap::sitemap(config, &site.pages.built_routes()).into_bytes(),
+        ),
+        ("robots.txt", sitemap::robots(config).into_bytes()),
         ("_site.json", serde_json::to_vec_pretty(&site_facts)?),
     ] {
-        changed += write_if_changed(&options.out.join(name), &bytes)? as usize;
-        written.insert(PathBuf::from(name));
+        out.write(PathBuf::from(name), &bytes)?;
     }
-    // The UI build owns assets/, except the search indexes this build writes there.
-    remove_stale(&options.out, &written, |p| {
+    Ok(())
+}
+
+/// Removes what an earlier build wrote and this one did not. The UI build owns `assets/`, except
+/// the search indexes this build writes there.
+fn remove_stale_files(out: &Written) -> Result<()> {
+    remove_stale(&out.dir, &out.files, |p| {
         p.starts_with("assets")
             && !p
                 .file_name()
                 .and_then(|n| n.to_str())
                 .is_some_and(|n| n.starts_with("search-index-"))
     })?;
-    changed += index_written.join().expect("search index writer")? as usize;
-    compress_text_files(&options.out)?;
-    Ok(BuildReport {
-        pages: page_count,
-        languages,
-        written: changed,
-        warnings,
-        elapsed: started.elapsed(),
-    })
+    Ok(())
 }
 
 #[cfg(test)]

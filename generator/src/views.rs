@@ -2,13 +2,13 @@
 //! visible parts) and the props of its islands.
 
 use crate::config::SiteConfig;
-use crate::content::{Content, PageKind, SourcePage};
+use crate::content::PageKind;
+use crate::date::PageDate;
 use crate::layout::{self, Crumb, VisibleParts, LEGAL_ROUTES, MEMBER_ROUTES};
 use crate::locales::Locales;
-use crate::markdown::Rendered;
+use crate::pages::{Page, Pages, ViewKind};
 use serde::Serialize;
 use serde_json::{json, Value};
-use std::collections::HashMap;
 
 #[derive(Debug, Serialize)]
 pub struct Alternate {
@@ -34,7 +34,7 @@ pub struct BackLink {
 pub struct EntryView {
     pub title: String,
     pub description: String,
-    pub date: Option<String>,
+    pub date: Option<PageDate>,
     pub tech: Vec<String>,
     /// None for entries without a page of their own (app projects).
     pub url: Option<String>,
@@ -60,7 +60,7 @@ pub struct PageView {
     pub canonical: String,
     pub alternates: Vec<Alternate>,
     pub x_default: String,
-    pub kind: String,
+    pub kind: ViewKind,
     pub is_home: bool,
     /// The page's own HTML from Markdown.
     pub content: String,
@@ -77,7 +77,7 @@ pub struct PageView {
     pub sidebar: Value,
     pub children: Vec<LinkView>,
     pub entries: Vec<EntryView>,
-    pub date: Option<String>,
+    pub date: Option<PageDate>,
     pub tech: Vec<String>,
     pub back: Option<BackLink>,
     /// The home page's profile image island props.
@@ -88,9 +88,7 @@ pub struct PageView {
 pub struct ViewContext<'a> {
     pub config: &'a SiteConfig,
     pub locales: &'a Locales,
-    pub content: &'a Content,
-    /// Each (route, lang) rendered from Markdown.
-    pub rendered: &'a HashMap<(String, String), Rendered>,
+    pub pages: &'a Pages,
     pub search_index_url: &'a str,
 }
 
@@ -118,8 +116,8 @@ fn menu_current(link: &str, route: &str) -> Option<&'static str> {
     }
 }
 
-fn body_class(route: &str, kind: &str) -> String {
-    let mut classes = vec![format!("page-{kind}")];
+fn body_class(route: &str, kind: ViewKind) -> String {
+    let mut classes = vec![format!("page-{}", kind.name())];
     if LEGAL_ROUTES.contains(&route) {
         classes.push("legal".into());
     }
@@ -130,10 +128,6 @@ fn body_class(route: &str, kind: &str) -> String {
 }
 
 impl ViewContext<'_> {
-    fn rendered(&self, route: &str, lang: &str) -> &Rendered {
-        &self.rendered[&(route.to_string(), lang.to_string())]
-    }
-
     fn t(&self, lang: &str, key: &str) -> String {
         self.locales.get(lang, "translation", key).unwrap_or(key).to_string()
     }
@@ -204,7 +198,7 @@ impl ViewContext<'_> {
         }
     }
 
-    fn frame(&self, route: &str, lang: &str, title: &str, description: &str, kind: &str) -> PageView {
+    fn frame(&self, route: &str, lang: &str, title: &str, description: &str, kind: ViewKind) -> PageView {
         let language = self.config.language(lang);
         PageView {
             route: route.to_string(),
@@ -232,7 +226,7 @@ impl ViewContext<'_> {
                 })
                 .collect(),
             x_default: self.absolute(&self.url(route, &self.config.default_language)),
-            kind: kind.to_string(),
+            kind,
             is_home: route == "/",
             content: String::new(),
             has_code: false,
@@ -253,89 +247,63 @@ impl ViewContext<'_> {
         }
     }
 
-    /// The children of a section landing page, ordered by weight then title.
-    fn children(&self, route: &str, lang: &str) -> Vec<LinkView> {
-        let prefix = format!("{route}/");
-        let mut children: Vec<&SourcePage> = self
-            .content
-            .routes()
-            .filter(|r| r.strip_prefix(&prefix).is_some_and(|rest| !rest.contains('/')))
-            .filter_map(|r| self.content.page(r, lang))
-            .collect();
-        children.sort_by(|a, b| {
-            (a.front.weight.unwrap_or(i64::MAX), &a.front.title)
-                .cmp(&(b.front.weight.unwrap_or(i64::MAX), &b.front.title))
-        });
-        children
-            .into_iter()
-            .map(|p| LinkView {
-                title: p.front.title.clone(),
-                description: p.front.description.clone(),
-                url: self.url(&p.route, lang),
-            })
-            .collect()
+    fn link(&self, page: &Page) -> LinkView {
+        LinkView {
+            title: page.source.front.title.clone(),
+            description: page.source.front.description.clone(),
+            url: self.url(page.route(), &page.lang),
+        }
     }
 
-    /// A collection's entries, newest first.
-    fn entries(&self, collection: &str, lang: &str) -> Vec<EntryView> {
-        let entry_pages = self.config.collections.get(collection).is_some_and(|c| c.entry_pages);
-        let mut entries: Vec<&SourcePage> = self
-            .content
-            .routes()
-            .filter_map(|r| self.content.page(r, lang))
-            .filter(|p| matches!(&p.kind, PageKind::Entry { collection: c } if c == collection))
-            .collect();
-        entries.sort_by(|a, b| {
-            b.front
-                .date
-                .cmp(&a.front.date)
-                .then_with(|| a.front.title.cmp(&b.front.title))
-        });
-        entries
-            .into_iter()
-            .map(|p| EntryView {
-                title: p.front.title.clone(),
-                description: p.front.description.clone(),
-                date: p.front.date.clone(),
-                tech: tech_tags(&p.front.tech),
-                url: entry_pages.then(|| self.url(&p.route, lang)),
-                content: if entry_pages {
-                    String::new()
-                } else {
-                    self.rendered(&p.route, lang).html.clone()
-                },
-            })
-            .collect()
+    /// An entry as its collection's list shows it: a link to its page, or its whole text when it
+    /// has no page of its own.
+    fn entry(&self, page: &Page) -> EntryView {
+        let front = &page.source.front;
+        EntryView {
+            title: front.title.clone(),
+            description: front.description.clone(),
+            date: front.date,
+            tech: tech_tags(&front.tech),
+            url: page.gets_page.then(|| self.url(page.route(), &page.lang)),
+            content: if page.gets_page {
+                String::new()
+            } else {
+                page.rendered.html.clone()
+            },
+        }
     }
 
-    pub fn page(&self, page: &SourcePage, lang: &str, fallback: bool) -> PageView {
-        let kind = match &page.kind {
-            PageKind::Home => "home",
-            PageKind::Section if self.config.collections.contains_key(page.route.trim_start_matches('/')) => {
-                "collection"
-            }
-            PageKind::Section => "section",
-            PageKind::Entry { .. } => "entry",
-            PageKind::Single => "single",
-        };
-        let mut view = self.frame(&page.route, lang, &page.front.title, &page.front.description, kind);
-        let rendered = self.rendered(&page.route, lang);
-        view.content = rendered.html.clone();
-        view.has_code = rendered.has_code;
-        view.fallback = fallback;
-        view.date = page.front.date.clone();
-        view.tech = tech_tags(&page.front.tech);
-        view.island = page.front.island.as_ref().map(|name| IslandUse {
+    pub fn page(&self, page: &Page) -> PageView {
+        let (route, lang, front) = (page.route(), page.lang.as_str(), &page.source.front);
+        let mut view = self.frame(route, lang, &front.title, &front.description, page.kind);
+        view.content = page.rendered.html.clone();
+        view.has_code = page.rendered.has_code;
+        view.fallback = page.fallback;
+        view.date = front.date;
+        view.tech = tech_tags(&front.tech);
+        view.island = front.island.as_ref().map(|name| IslandUse {
             name: name.clone(),
             props: self.island_props(name, lang),
         });
-        match &page.kind {
-            PageKind::Section if kind == "collection" => {
-                view.entries = self.entries(page.route.trim_start_matches('/'), lang)
+        match &page.source.kind {
+            PageKind::Collection { name } => {
+                view.entries = self
+                    .pages
+                    .entries(name, lang)
+                    .into_iter()
+                    .map(|p| self.entry(p))
+                    .collect()
             }
-            PageKind::Section => view.children = self.children(&page.route, lang),
+            PageKind::Section => {
+                view.children = self
+                    .pages
+                    .children(route, lang)
+                    .into_iter()
+                    .map(|p| self.link(p))
+                    .collect()
+            }
             PageKind::Entry { collection } => view.back = Some(self.back_link(collection, lang)),
-            _ => {}
+            PageKind::Home | PageKind::Single => {}
         }
         view
     }
@@ -344,7 +312,7 @@ impl ViewContext<'_> {
     pub fn not_found(&self, collection: &str, message_key: &str, lang: &str) -> PageView {
         let list = format!("/{collection}");
         let title = self.t(lang, message_key);
-        let mut view = self.frame(&list, lang, &title, &title, "not-found");
+        let mut view = self.frame(&list, lang, &title, &title, ViewKind::NotFound);
         view.breadcrumb = self.crumbs(&format!("{list}/404"), lang, &title);
         view.noindex = true;
         view.back = Some(self.back_link(collection, lang));

@@ -65,7 +65,8 @@ fn load(name: &str) -> Vec<Page> {
         .map(|&lang| {
             let path = section_dir().join(format!("{name}.{lang}.md"));
             let source = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-            let (front, body, _) = parse_page(&path, &source).unwrap_or_else(|e| panic!("{e:#}"));
+            let file = parse_page(&path, &source).unwrap_or_else(|e| panic!("{e:#}"));
+            let (front, body) = (file.front, file.body);
             let rendered = render(
                 &body,
                 &RenderOptions {

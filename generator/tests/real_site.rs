@@ -1,15 +1,17 @@
 //! Builds the real site (content/, locales/, the real templates and the UI's server bundle) and
-//! checks what SPEC.md promises of it: every route in three languages, the layout rules, the
+//! checks what it promises: every route in three languages, the layout rules, the
 //! breadcrumb, hreflang alternates, the sitemap, the not-found pages and the search index.
 //! Needs the UI built first (`make test` does it): `npm --prefix ui run build`.
 
+mod common;
+
 use generator::layout::{LEGAL_ROUTES, MEMBER_ROUTES};
-use generator::site::{build, page_file, BuildOptions};
+use generator::site::{build, check, page_file, BuildOptions};
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-/// SPEC.md section 2's route table.
-const SPEC_ROUTES: &[&str] = &[
+/// Every route of the site (README, "Writing content": one file per language each).
+const ROUTES: &[&str] = &[
     "/",
     "/about",
     "/my-app-project",
@@ -30,6 +32,8 @@ const SPEC_ROUTES: &[&str] = &[
     "/valuation-models/pb",
     "/valuation-models/dcf",
     "/valuation-models/ddm",
+    "/valuation-models/ev-ebitda",
+    "/valuation-models/wacc",
     "/finance-research",
     "/equity-research",
     "/ma-analysis",
@@ -42,8 +46,6 @@ const SPEC_ROUTES: &[&str] = &[
     "/climbers-deal-terms",
     "/climbers-deal-support",
 ];
-/// Pages the site has beyond that table, held to the same checks.
-const MORE_ROUTES: &[&str] = &["/valuation-models/ev-ebitda", "/valuation-models/wacc"];
 const LANGS: &[(&str, &str)] = &[("en", ""), ("zh", "/zh"), ("ja", "/ja")];
 
 fn repo() -> PathBuf {
@@ -55,6 +57,8 @@ fn repo() -> PathBuf {
 
 struct Built {
     out: tempfile::TempDir,
+    options: BuildOptions,
+    pages: usize,
     summary: String,
     warnings: Vec<String>,
 }
@@ -81,6 +85,8 @@ fn site() -> &'static Built {
         let report = build(&options).unwrap_or_else(|e| panic!("{}", generator::describe_error(&e)));
         Built {
             out,
+            options,
+            pages: report.pages,
             summary: report.summary(),
             warnings: report.warnings,
         }
@@ -103,7 +109,7 @@ fn url(route: &str, prefix: &str) -> String {
 #[test]
 fn every_spec_route_exists_in_three_languages_with_no_fallback_or_missing_text() {
     assert!(site().summary.starts_with("Built "), "{}", site().summary);
-    for route in SPEC_ROUTES.iter().chain(MORE_ROUTES) {
+    for route in ROUTES {
         for (lang, prefix) in LANGS {
             let html = page(&url(route, prefix));
             assert!(html.contains(&format!("data-lang=\"{lang}\"")), "{route} in {lang}");
@@ -126,8 +132,8 @@ fn has_island(html: &str, name: &str) -> bool {
 }
 
 #[test]
-fn layout_rules_follow_the_spec() {
-    for route in SPEC_ROUTES.iter().chain(MORE_ROUTES) {
+fn layout_rules_hold_on_every_page() {
+    for route in ROUTES {
         for (lang, prefix) in LANGS {
             let html = page(&url(route, prefix));
             let legal = LEGAL_ROUTES.contains(route);
@@ -246,7 +252,7 @@ fn pages_carry_hreflang_alternates_canonical_and_open_graph() {
 #[test]
 fn the_sitemap_lists_every_route_in_every_language() {
     let sitemap = std::fs::read_to_string(site().out.path().join("sitemap.xml")).unwrap();
-    for route in SPEC_ROUTES.iter().chain(MORE_ROUTES) {
+    for route in ROUTES {
         for (_, prefix) in LANGS {
             let loc = format!("<loc>https://example.com{}</loc>", url(route, prefix));
             assert!(sitemap.contains(&loc), "{loc}");
@@ -315,7 +321,7 @@ fn the_search_index_covers_every_page_in_every_language() {
         serde_json::from_slice(&std::fs::read(site().out.path().join(index_url.trim_start_matches('/'))).unwrap())
             .unwrap();
     let pages = index["pages"].as_array().unwrap();
-    for route in SPEC_ROUTES.iter().chain(MORE_ROUTES) {
+    for route in ROUTES {
         for (lang, prefix) in LANGS {
             let entry = pages.iter().find(|p| p["route"] == *route && p["lang"] == *lang);
             let entry = entry.unwrap_or_else(|| panic!("{route} {lang} is not in the index"));
@@ -325,4 +331,31 @@ fn the_search_index_covers_every_page_in_every_language() {
     }
     // Only the search page names the index.
     assert!(!page("/valuation-models/dcf").contains("search-index-"));
+}
+
+#[test]
+fn the_sitemap_and_the_search_index_list_exactly_the_built_pages() {
+    let out = site().out.path();
+    let built = common::built_urls(out, &["zh", "ja"]);
+    assert_eq!(built.len(), site().pages);
+    assert_eq!(common::sitemap_urls(out, "https://example.com"), built);
+    assert_eq!(common::search_index_urls(out), built);
+    // App projects are shown only in their list (README, "Writing content").
+    assert!(!built.iter().any(|url| url.contains("/my-app-project/")), "{built:?}");
+    let index = common::search_index(out);
+    for (_, prefix) in LANGS {
+        let list = index
+            .iter()
+            .find(|e| e["url"] == url("/my-app-project", prefix))
+            .unwrap();
+        let text = list["text"].as_str().unwrap();
+        assert!(text.contains("Climbers Deal") && text.contains("Folio Pulse"), "{text}");
+    }
+}
+
+#[test]
+fn site_check_counts_the_pages_site_build_writes() {
+    let checked = check(&site().options).unwrap_or_else(|e| panic!("{}", generator::describe_error(&e)));
+    assert_eq!(checked.pages, site().pages);
+    assert!(site().summary.starts_with(&format!("Built {} pages", checked.pages)));
 }

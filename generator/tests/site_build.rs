@@ -1,8 +1,10 @@
 //! Whole-site builds of the fixture site in `tests/fixtures/site` with the real templates: the
 //! output is compared with `tests/fixtures/site-expected` (regenerate with `UPDATE_GOLDEN=1`),
-//! and broken sources fail with the file and line.
+//! and broken sources fail with the file and line, in `site check` as in `site build`.
 
-use generator::site::{build, BuildOptions};
+mod common;
+
+use generator::site::{build, check, BuildOptions};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use walkdir::WalkDir;
@@ -160,13 +162,27 @@ fn stale_pages_are_removed() {
     assert!(out.path().join("assets/manifest.json").exists(), "the UI's files stay");
 }
 
+/// The error of building the fixture site after `edit`, which `site check` must give too.
 fn build_error(edit: impl FnOnce(&Path)) -> String {
     let root = tempfile::tempdir().unwrap();
     copy_dir(&fixture(), root.path());
     edit(root.path());
     let out = tempfile::tempdir().unwrap();
-    let error = build(&options(root.path(), out.path())).unwrap_err();
-    generator::describe_error(&error)
+    let options = options(root.path(), out.path());
+    let checked = check(&options).map(|report| report.summary());
+    let error = generator::describe_error(&build(&options).unwrap_err());
+    let checked = checked.map_err(|e| generator::describe_error(&e));
+    assert_eq!(
+        checked,
+        Err(error.clone()),
+        "site check rejects what site build rejects"
+    );
+    error
+}
+
+/// The error of building the fixture site with `file` (below the site's root) holding `text`.
+fn error_with_page(file: &str, text: &str) -> String {
+    build_error(|root| std::fs::write(root.join(file), text).unwrap())
 }
 
 #[test]
@@ -196,54 +212,76 @@ fn a_missing_anchor_fails_the_build() {
 
 #[test]
 fn bad_front_matter_names_the_file_and_line() {
-    let err = build_error(|root| {
-        std::fs::write(
-            root.join("content/guide/b.en.md"),
-            "---\ntitle: B\ndescription: d\nweight: heavy\n---\nB.\n",
-        )
-        .unwrap();
-    });
+    let err = error_with_page(
+        "content/guide/b.en.md",
+        "---\ntitle: B\ndescription: d\nweight: heavy\n---\nB.\n",
+    );
     assert!(err.contains("content/guide/b.en.md:4"), "{err}");
     assert!(err.contains("invalid front matter"), "{err}");
 }
 
 #[test]
 fn bad_math_names_the_file_line() {
-    let err = build_error(|root| {
-        std::fs::write(
-            root.join("content/guide/b.en.md"),
-            "---\ntitle: B\ndescription: d\n---\nB.\n\n$\\frac{1}$\n",
-        )
-        .unwrap();
-    });
+    let err = error_with_page(
+        "content/guide/b.en.md",
+        "---\ntitle: B\ndescription: d\n---\nB.\n\n$\\frac{1}$\n",
+    );
     assert!(err.contains("content/guide/b.en.md:7: invalid math"), "{err}");
 }
 
 #[test]
-fn an_unknown_template_is_named() {
-    let err = build_error(|root| {
-        std::fs::write(
-            root.join("content/guide/b.en.md"),
-            "---\ntitle: B\ndescription: d\ntemplate: fancy.html\n---\nB.\n",
-        )
-        .unwrap();
-    });
+fn an_unknown_template_is_named_with_the_line_of_its_key() {
+    let err = error_with_page(
+        "content/guide/b.en.md",
+        "---\ntitle: B\ndescription: d\nweight: 2\ntemplate: fancy.html\n---\nB.\n",
+    );
     assert!(
-        err.contains("content/guide/b.en.md:2: unknown template `fancy.html`"),
+        err.contains("content/guide/b.en.md:5: unknown template `fancy.html` (there are: base.html, collection.html,"),
         "{err}"
     );
 }
 
 #[test]
-fn an_island_missing_from_the_ui_bundle_is_named() {
-    let err = build_error(|root| {
-        std::fs::write(
-            root.join("content/guide/b.en.md"),
-            "---\ntitle: B\ndescription: d\nisland: Calculator\n---\nB.\n",
-        )
-        .unwrap();
-    });
-    assert!(err.contains("the UI bundle has no island named Calculator"), "{err}");
+fn an_island_missing_from_the_ui_bundle_is_named_with_the_file_and_line() {
+    let err = error_with_page(
+        "content/guide/b.en.md",
+        "---\ntitle: B\ndescription: d\nisland: Calculator\n---\nB.\n",
+    );
+    assert!(
+        err.contains("content/guide/b.en.md:4: unknown island `Calculator` (the UI bundle has LoginForm, ProfileImage, Sidebar, TopBar, Welcome;"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_date_that_is_not_a_date_is_named_with_the_file_and_line() {
+    let err = error_with_page(
+        "content/notes/later.en.md",
+        "---\ntitle: Later\ndescription: d\ndate: next tuesday\n---\nSoon.\n",
+    );
+    assert!(
+        err.contains(
+            "content/notes/later.en.md:4:7: invalid front matter: date: `next tuesday` is not YYYY-MM-DD or YYYY-MM"
+        ),
+        "{err}"
+    );
+}
+
+#[test]
+fn an_island_only_a_template_places_must_be_in_the_ui_bundle() {
+    let root = tempfile::tempdir().unwrap();
+    copy_dir(&fixture(), root.path());
+    let out = tempfile::tempdir().unwrap();
+    let options = options(root.path(), out.path());
+    let manifest = out.path().join("assets/manifest.json");
+    let text = std::fs::read_to_string(&manifest)
+        .unwrap()
+        .replace("\"Sidebar\"", "\"Sidebar2\"");
+    std::fs::write(&manifest, text).unwrap();
+    for err in [check(&options).unwrap_err(), build(&options).unwrap_err()] {
+        let err = generator::describe_error(&err);
+        assert!(err.contains("the UI bundle has no island named Sidebar "), "{err}");
+    }
 }
 
 #[test]
@@ -260,9 +298,107 @@ fn a_template_error_names_the_template() {
     let out = tempfile::tempdir().unwrap();
     let mut options = options(root.path(), out.path());
     options.templates = templates.path().to_path_buf();
-    let err = generator::describe_error(&build(&options).unwrap_err());
-    assert!(
-        err.contains("with section.html") && err.contains("page.contents"),
-        "{err}"
+    for err in [check(&options).unwrap_err(), build(&options).unwrap_err()] {
+        let err = generator::describe_error(&err);
+        assert!(
+            err.contains("with section.html") && err.contains("page.contents"),
+            "{err}"
+        );
+    }
+}
+
+/// The fixture site with an `apps` collection whose entries have no pages of their own (like
+/// the app projects): the list shows them whole.
+fn site_with_apps() -> tempfile::TempDir {
+    let root = tempfile::tempdir().unwrap();
+    copy_dir(&fixture(), root.path());
+    let config = root.path().join("site-config.yaml");
+    let text = std::fs::read_to_string(&config)
+        .unwrap()
+        .replace("collections:\n", "collections:\n  apps: { entry_pages: false }\n");
+    std::fs::write(&config, text).unwrap();
+    let apps = root.path().join("content/apps");
+    std::fs::create_dir_all(&apps).unwrap();
+    std::fs::write(
+        apps.join("_index.en.md"),
+        "---\ntitle: Apps\ndescription: The apps.\nkeywords: [apps]\n---\nApps I made.\n",
+    )
+    .unwrap();
+    std::fs::write(
+        apps.join("pocket-tool.en.md"),
+        "---\ntitle: Pocket Tool\ndescription: A tool.\ndate: 2025-09\nkeywords: [gadget]\n---\nIt fits in a [pocket](/notes).\n",
+    )
+    .unwrap();
+    root
+}
+
+#[test]
+fn entries_without_pages_are_only_in_their_list_and_nowhere_else() {
+    let root = site_with_apps();
+    let out = tempfile::tempdir().unwrap();
+    let options = options(root.path(), out.path());
+    let checked = check(&options).unwrap();
+    let report = build(&options).unwrap();
+    assert_eq!(
+        report.pages,
+        3 * 12,
+        "12 routes in 3 languages: the apps list, not its entry"
     );
+    assert_eq!(checked.pages, report.pages, "site check counts what site build writes");
+    assert_eq!(checked.summary(), "Checked 36 pages: no errors");
+
+    let built = common::built_urls(out.path(), &["zh", "ja"]);
+    assert_eq!(built.len(), report.pages);
+    assert!(
+        built.contains("/ja/apps") && !built.iter().any(|u| u.contains("pocket-tool")),
+        "{built:?}"
+    );
+    assert_eq!(common::sitemap_urls(out.path(), "https://fixture.example"), built);
+    assert_eq!(common::search_index_urls(out.path()), built);
+
+    let list = std::fs::read_to_string(out.path().join("zh/apps/index.html")).unwrap();
+    assert!(
+        list.contains("Pocket Tool") && list.contains("<a href=\"/zh/notes\">pocket</a>"),
+        "{list}"
+    );
+    // The list is where the entry is read, so searching for it finds the list.
+    let index = common::search_index(out.path());
+    let apps = index.iter().find(|e| e["url"] == "/zh/apps").unwrap();
+    assert_eq!(apps["text"], "Apps I made. Pocket Tool It fits in a pocket.");
+    assert_eq!(apps["keywords"], serde_json::json!(["apps", "gadget"]));
+}
+
+#[test]
+fn a_link_to_an_entry_without_a_page_is_broken() {
+    let root = site_with_apps();
+    let page = root.path().join("content/notes/first.en.md");
+    let text = std::fs::read_to_string(&page).unwrap() + "\nSee [the tool](/apps/pocket-tool).\n";
+    std::fs::write(&page, text).unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let options = options(root.path(), out.path());
+    for err in [check(&options).unwrap_err(), build(&options).unwrap_err()] {
+        let err = generator::describe_error(&err);
+        assert!(
+            err.contains("content/notes/first.en.md:25: link to /apps/pocket-tool: there is no page /apps/pocket-tool"),
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn check_counts_the_pages_build_writes_and_writes_nothing() {
+    let out = tempfile::tempdir().unwrap();
+    let options = options(&fixture(), out.path());
+    let checked = check(&options).unwrap();
+    assert_eq!(checked.summary(), "Checked 33 pages: no errors");
+    let written: Vec<_> = WalkDir::new(out.path())
+        .into_iter()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_type().is_file())
+        .collect();
+    assert_eq!(written.len(), 1, "only the UI manifest: {written:?}");
+    assert_eq!(build(&options).unwrap().pages, checked.pages);
+    let built = common::built_urls(out.path(), &["zh", "ja"]);
+    assert_eq!(common::sitemap_urls(out.path(), "https://fixture.example"), built);
+    assert_eq!(common::search_index_urls(out.path()), built);
 }

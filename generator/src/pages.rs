@@ -1,0 +1,267 @@
+//! The page model: every route in every language, with its source file, its rendered Markdown,
+//! whether it is a fallback and whether it becomes a page of its own. Page counts, the sitemap,
+//! the search index, the link check and `site check` all read this one model.
+
+use crate::config::SiteConfig;
+use crate::content::{PageKind, SourcePage, Sources};
+use crate::links::LinkTargets;
+use crate::markdown::{self, RenderOptions, Rendered};
+use anyhow::{bail, Result};
+use rayon::prelude::*;
+use serde::Serialize;
+use std::collections::{BTreeMap, HashSet};
+use std::path::Path;
+use std::sync::Arc;
+
+/// What a template is asked to show, which picks its default template and the body's class.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ViewKind {
+    Home,
+    /// A collection's list of entries.
+    Collection,
+    /// A section landing page listing its child pages.
+    Section,
+    Entry,
+    Single,
+    /// The page shown for an unknown entry of a collection.
+    NotFound,
+}
+
+impl ViewKind {
+    pub fn of(kind: &PageKind) -> ViewKind {
+        match kind {
+            PageKind::Home => ViewKind::Home,
+            PageKind::Collection { .. } => ViewKind::Collection,
+            PageKind::Section => ViewKind::Section,
+            PageKind::Entry { .. } => ViewKind::Entry,
+            PageKind::Single => ViewKind::Single,
+        }
+    }
+
+    /// As templates compare it (`page.kind == "entry"`) and as the body's class names it.
+    pub fn name(self) -> &'static str {
+        match self {
+            ViewKind::Home => "home",
+            ViewKind::Collection => "collection",
+            ViewKind::Section => "section",
+            ViewKind::Entry => "entry",
+            ViewKind::Single => "single",
+            ViewKind::NotFound => "not-found",
+        }
+    }
+
+    /// The template used unless the front matter names another.
+    pub fn default_template(self) -> &'static str {
+        match self {
+            ViewKind::Home => "home.html",
+            ViewKind::Collection => "collection.html",
+            ViewKind::Section => "section.html",
+            ViewKind::Entry => "entry.html",
+            ViewKind::Single => "page.html",
+            ViewKind::NotFound => "not_found.html",
+        }
+    }
+}
+
+/// One route in one language.
+#[derive(Debug)]
+pub struct Page {
+    /// The language the page is shown in.
+    pub lang: String,
+    /// Its file: the page's own, or the default language's when this language has none yet.
+    pub source: Arc<SourcePage>,
+    /// The source's Markdown rendered for `lang` (links point at pages of `lang`).
+    pub rendered: Rendered,
+    /// This language has no file yet: the page shows the default language's text.
+    pub fallback: bool,
+    /// Written as a page of its own, and so in the sitemap, the search index and the page count,
+    /// and a target for links. Entries of a collection without entry pages (app projects) are
+    /// shown only in its list (README, "Writing content").
+    pub gets_page: bool,
+    pub kind: ViewKind,
+}
+
+impl Page {
+    pub fn route(&self) -> &str {
+        &self.source.route
+    }
+
+    /// The collection whose entry this page is.
+    pub fn collection(&self) -> Option<&str> {
+        match &self.source.kind {
+            PageKind::Entry { collection } => Some(collection),
+            _ => None,
+        }
+    }
+}
+
+/// Every page of the site, by route (English) and language.
+#[derive(Debug)]
+pub struct Pages {
+    by_route: BTreeMap<String, BTreeMap<String, Page>>,
+}
+
+/// Whether pages of `kind` are written as pages of their own.
+fn gets_page(kind: &PageKind, config: &SiteConfig) -> bool {
+    match kind {
+        PageKind::Entry { collection } => config.collections.get(collection).is_some_and(|c| c.entry_pages),
+        _ => true,
+    }
+}
+
+/// Renders `source` for `lang`; an error names the file and its line.
+fn render_page(source: &Arc<SourcePage>, lang: &str, config: &SiteConfig) -> Result<Page, String> {
+    let line_breaks = match &source.kind {
+        PageKind::Entry { collection } => config.collections.get(collection).is_some_and(|c| c.line_breaks),
+        _ => false,
+    };
+    let options = RenderOptions {
+        lang,
+        default_language: &config.default_language,
+        line_breaks,
+    };
+    let rendered = markdown::render(&source.body, &options).map_err(|e| {
+        format!(
+            "{}:{}: {}",
+            source.path.display(),
+            source.body_line + e.line - 1,
+            e.message
+        )
+    })?;
+    Ok(Page {
+        lang: lang.to_string(),
+        source: source.clone(),
+        rendered,
+        fallback: source.lang != lang,
+        gets_page: gets_page(&source.kind, config),
+        kind: ViewKind::of(&source.kind),
+    })
+}
+
+impl Pages {
+    /// Every route in every language of the site, rendered from Markdown (a language without a
+    /// file renders the default language's), or every error with its file and line.
+    pub fn render(sources: &Sources, config: &SiteConfig) -> Result<Pages> {
+        let jobs: Vec<(&Arc<SourcePage>, &str)> = sources
+            .values()
+            .flat_map(|files| {
+                let default = &files[&config.default_language];
+                config
+                    .language_codes()
+                    .map(move |lang| (files.get(lang).unwrap_or(default), lang))
+            })
+            .collect();
+        let results: Vec<Result<Page, String>> = jobs
+            .par_iter()
+            .map(|(source, lang)| render_page(source, lang, config))
+            .collect();
+        let mut by_route: BTreeMap<String, BTreeMap<String, Page>> = BTreeMap::new();
+        let mut errors = Vec::new();
+        for result in results {
+            match result {
+                Ok(page) => {
+                    by_route
+                        .entry(page.route().to_string())
+                        .or_default()
+                        .insert(page.lang.clone(), page);
+                }
+                Err(e) => errors.push(e),
+            }
+        }
+        if !errors.is_empty() {
+            errors.sort();
+            bail!("{}", errors.join("\n"));
+        }
+        Ok(Pages { by_route })
+    }
+
+    pub fn get(&self, route: &str, lang: &str) -> Option<&Page> {
+        self.by_route.get(route).and_then(|versions| versions.get(lang))
+    }
+
+    /// Every route (English), sorted.
+    pub fn routes(&self) -> impl Iterator<Item = &str> {
+        self.by_route.keys().map(String::as_str)
+    }
+
+    /// Every page, by route then language.
+    pub fn all(&self) -> impl Iterator<Item = &Page> {
+        self.by_route.values().flat_map(BTreeMap::values)
+    }
+
+    /// The pages written as pages of their own, by route then language.
+    pub fn built(&self) -> impl Iterator<Item = &Page> {
+        self.all().filter(|p| p.gets_page)
+    }
+
+    /// The routes written as pages (in every language).
+    pub fn built_routes(&self) -> Vec<&str> {
+        self.by_route
+            .iter()
+            .filter(|(_, versions)| versions.values().any(|p| p.gets_page))
+            .map(|(route, _)| route.as_str())
+            .collect()
+    }
+
+    /// The pages of `lang` one level below `route`, by weight then title.
+    pub fn children(&self, route: &str, lang: &str) -> Vec<&Page> {
+        let prefix = format!("{route}/");
+        let mut children: Vec<&Page> = self
+            .by_route
+            .iter()
+            .filter(|(r, _)| r.strip_prefix(&prefix).is_some_and(|rest| !rest.contains('/')))
+            .filter_map(|(_, versions)| versions.get(lang))
+            .collect();
+        children.sort_by(|a, b| {
+            let (a, b) = (&a.source.front, &b.source.front);
+            (a.weight.unwrap_or(i64::MAX), &a.title).cmp(&(b.weight.unwrap_or(i64::MAX), &b.title))
+        });
+        children
+    }
+
+    /// The entries of `collection` in `lang`, newest first.
+    pub fn entries(&self, collection: &str, lang: &str) -> Vec<&Page> {
+        let mut entries: Vec<&Page> = self
+            .all()
+            .filter(|p| p.lang == lang && p.collection() == Some(collection))
+            .collect();
+        entries.sort_by(|a, b| {
+            let (a, b) = (&a.source.front, &b.source.front);
+            b.date.cmp(&a.date).then_with(|| a.title.cmp(&b.title))
+        });
+        entries
+    }
+
+    /// Fails on a link to a page, heading or image that does not exist, naming file and line.
+    /// Only pages of their own are link targets: an app project's route leads nowhere.
+    pub fn check_links(&self, static_dir: &Path) -> Result<()> {
+        let mut headings: BTreeMap<&str, BTreeMap<&str, HashSet<&str>>> = BTreeMap::new();
+        for page in self.built() {
+            headings.entry(page.route()).or_default().insert(
+                &page.lang,
+                page.rendered.heading_ids.iter().map(String::as_str).collect(),
+            );
+        }
+        let targets = LinkTargets { headings, static_dir };
+        let mut errors = Vec::new();
+        // A fallback is the default language's file again: its links were checked in that language.
+        for page in self.all().filter(|p| !p.fallback) {
+            for (url, line) in &page.rendered.links {
+                if let Some(problem) = targets.problem(url, &page.lang) {
+                    let source = &page.source;
+                    errors.push(format!(
+                        "{}:{}: {problem}",
+                        source.path.display(),
+                        source.body_line + line - 1
+                    ));
+                }
+            }
+        }
+        if !errors.is_empty() {
+            errors.sort();
+            bail!("broken internal links:\n{}", errors.join("\n"));
+        }
+        Ok(())
+    }
+}
