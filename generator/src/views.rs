@@ -190,12 +190,20 @@ impl ViewContext<'_> {
         json!({"lang": lang, "menu": localize(&self.config.sidebar, route, self, lang)})
     }
 
-    fn island_props(&self, name: &str, lang: &str) -> Value {
-        match name {
+    fn island_props(&self, name: &str, lang: &str, page: &SourcePage) -> Value {
+        let mut props = match name {
             "Search" => json!({"indexUrl": self.search_index_url, "lang": lang}),
             "BlogList" => json!({"feedUrl": "/api/feed", "lang": lang}),
             _ => json!({"lang": lang}),
+        };
+        // A calculator starts at its article's worked example, so it first shows the article's
+        // own result; the route tells a calculator shared by several articles which one it is on.
+        // An example YAML cannot express as JSON (a non-text key) leaves the island its defaults.
+        if let Some(example) = &page.front.example {
+            props["route"] = page.route.clone().into();
+            props["example"] = serde_json::to_value(example).unwrap_or(Value::Null);
         }
+        props
     }
 
     fn frame(&self, route: &str, lang: &str, title: &str, description: &str, kind: ViewKind) -> PageView {
@@ -283,7 +291,7 @@ impl ViewContext<'_> {
         view.tech = tech_tags(&front.tech);
         view.island = front.island.as_ref().map(|name| IslandUse {
             name: name.clone(),
-            props: self.island_props(name, lang),
+            props: self.island_props(name, lang, page),
         });
         match &page.source.kind {
             PageKind::Collection { name } => {

@@ -297,6 +297,16 @@ fn pages_read_without_javascript() {
         html.contains("href=\"/zh/valuation-models/dcf\""),
         "language links are prerendered"
     );
+    // The calculator after the article is prerendered at the article's worked example, which
+    // reaches it as props from the page's `example:` front matter.
+    let calculator = html
+        .split("data-island=\"DcfCalculator\"")
+        .nth(1)
+        .expect("the DCF calculator");
+    assert!(
+        calculator.contains("&quot;value_per_share&quot;:25.12") && calculator.contains("Value per share: $25.12"),
+        "the calculator starts at the article's example"
+    );
     let notes = page("/zh/notes");
     assert!(
         notes.contains("href=\"/zh/notes/liquidity-risk\""),

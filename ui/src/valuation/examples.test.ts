@@ -1,0 +1,142 @@
+// Each valuation article's calculator, started from the article's own `example:` front matter (the
+// figures generator/tests/examples.rs checks against the prose), must show every stated result
+// exactly as the article prints it: an article and its calculator cannot disagree.
+import { describe, expect, it } from 'vitest';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse } from 'yaml';
+import { formats } from '../calculators/format';
+import { dcfModel, dcfTexts } from './dcf';
+import { ddmModel, ddmTexts } from './ddm';
+import { multipleModel, multipleOf, multipleTexts, MULTIPLE_DECIMALS } from './multiples';
+import { waccModel, waccTexts } from './wacc';
+
+const dir = path.resolve(__dirname, '../../../content/valuation-models');
+const LANGS = ['en', 'zh', 'ja'];
+const f = formats('en');
+
+type Example = Record<string, any>;
+
+function frontMatter(file: string): Record<string, any> {
+  const text = readFileSync(path.join(dir, file), 'utf8');
+  const match = /^---\r?\n([\s\S]*?)\r?\n---/.exec(text);
+  if (!match) throw new Error(`${file}: no front matter`);
+  return parse(match[1]);
+}
+
+/** The stated figure and the calculator's, both as the calculator prints them. */
+function same(name: string, stated: unknown, computed: number, show: (x: number) => string) {
+  expect(stated, `the example states ${name}`).toBeTypeOf('number');
+  expect(show(computed), name).toBe(show(stated as number));
+}
+
+function each(name: string, stated: unknown, computed: number[], show: (x: number) => string) {
+  expect(Array.isArray(stated) && stated.length === computed.length, `${name}: one figure per year`).toBe(true);
+  computed.forEach((x, t) => same(`${name}[${t}]`, (stated as number[])[t], x, show));
+}
+
+const checks: Record<string, (example: Example, route: string) => void> = {
+  DcfCalculator(example) {
+    const c = example.company;
+    const { result } = dcfModel(dcfTexts(example));
+    expect(result).not.toBeNull();
+    each('present_values', c.present_values, result!.presentValues, f.fixed);
+    same('explicit_total', c.explicit_total, result!.explicitTotal, f.fixed);
+    same('terminal_value', c.terminal_value, result!.terminalValue, f.fixed);
+    same('terminal_present_value', c.terminal_present_value, result!.terminalPresentValue, f.fixed);
+    same('enterprise_value', c.enterprise_value, result!.enterpriseValue, f.fixed);
+    same('equity_value', c.equity_value, result!.equityValue, f.fixed);
+    same('value_per_share', c.value_per_share, result!.valuePerShare, f.money);
+  },
+  DdmCalculator(example) {
+    const texts = ddmTexts(example);
+    const gordon = ddmModel('gordon', texts.gordon).result;
+    expect(gordon?.model).toBe('gordon');
+    if (gordon?.model !== 'gordon') return;
+    same('gordon.next_dividend', example.gordon.next_dividend, gordon.next, f.money);
+    same('gordon.price', example.gordon.price, gordon.price, f.money);
+    const m = example.multi_stage;
+    const multi = ddmModel('multi', texts.multi).result;
+    expect(multi?.model).toBe('multi');
+    if (multi?.model !== 'multi') return;
+    each('multi_stage.dividends', m.dividends, multi.dividends, f.money);
+    each('multi_stage.present_values', m.present_values, multi.presentValues, f.money);
+    same('multi_stage.dividends_present_value', m.dividends_present_value, multi.dividendsPresentValue, f.money);
+    same('multi_stage.first_stable_dividend', m.first_stable_dividend, multi.firstStableDividend, f.money);
+    same('multi_stage.terminal_price', m.terminal_price, multi.terminalPrice, f.money);
+    same('multi_stage.terminal_present_value', m.terminal_present_value, multi.terminalPresentValue, f.money);
+    same('multi_stage.price', m.price, multi.price, f.money);
+    if (example.h_model) {
+      const h = ddmModel('h', texts.h).result;
+      same('h_model.price', example.h_model.price, h?.price ?? NaN, f.money);
+    }
+  },
+  MultiplesCalculator(example, route) {
+    const kind = multipleOf(route);
+    const { result } = multipleModel(kind, multipleTexts(kind, example));
+    expect(result?.kind).toBe(kind);
+    const multiple = (x: number) => f.fixed(x, MULTIPLE_DECIMALS[kind]);
+    if (result?.kind === 'pe') {
+      same('eps', example.eps, result.eps, f.money);
+      same('pe', example.pe, result.multiple, multiple);
+      same('implied_price', example.implied_price, result.impliedPrice, f.money);
+    } else if (result?.kind === 'ps') {
+      same('market_cap', example.market_cap, result.marketCap, f.plain);
+      same('sales_per_share', example.sales_per_share, result.salesPerShare, f.money);
+      same('ps', example.ps, result.multiple, multiple);
+      same('implied_price', example.implied_price, result.impliedPrice, f.money);
+    } else if (result?.kind === 'pb') {
+      const b = example.buyback;
+      same('book_value', example.book_value, result.bookValue, f.plain);
+      same('book_value_per_share', example.book_value_per_share, result.bookValuePerShare, f.money);
+      same('pb', example.pb, result.multiple, multiple);
+      same('buyback.shares_retired', b.shares_retired, result.sharesRetired, f.plain);
+      same('buyback.shares_after', b.shares_after, result.sharesAfter, f.plain);
+      same('buyback.book_value_after', b.book_value_after, result.bookValueAfter, f.plain);
+      same('buyback.book_value_per_share_after', b.book_value_per_share_after, result.bookValuePerShareAfter, f.money);
+      same('buyback.pb_after', b.pb_after, result.multipleAfter, multiple);
+    } else if (result?.kind === 'ev-ebitda') {
+      same('enterprise_value', example.enterprise_value, result.enterpriseValue, f.fixed);
+      same('ev_ebitda', example.ev_ebitda, result.multiple, multiple);
+      same('implied_price', example.implied_price, result.impliedPrice, f.money);
+    }
+  },
+  WaccCalculator(example) {
+    const { result } = waccModel(waccTexts(example));
+    const flat: Example = { ...example, ...example.capm, ...example.wacc };
+    expect(result).not.toBeNull();
+    same('cost_of_equity', flat.cost_of_equity, result!.costOfEquity, (x) => f.percent(x, 2));
+    same('wacc', flat.wacc, result!.wacc, (x) => f.percent(x, 2));
+  },
+};
+
+/** Every article of the section that has an `island:` and an `example:`, by its English file. */
+const articles = readdirSync(dir)
+  .filter((file) => file.endsWith('.en.md') && !file.startsWith('_index'))
+  .map((file) => ({ name: file.slice(0, -'.en.md'.length), front: frontMatter(file) }))
+  .filter(({ front }) => front.island && front.example);
+
+describe('the valuation calculators reproduce their articles', () => {
+  it('every calculator is attached to its articles', () => {
+    const attached = Object.fromEntries(articles.map(({ name, front }) => [name, front.island]));
+    expect(attached).toMatchObject({
+      dcf: 'DcfCalculator',
+      ddm: 'DdmCalculator',
+      pe: 'MultiplesCalculator',
+      ps: 'MultiplesCalculator',
+      pb: 'MultiplesCalculator',
+    });
+  });
+
+  for (const { name, front } of articles) {
+    it(`${name}: every stated result, in every language's front matter`, () => {
+      const check = checks[front.island];
+      expect(check, `no check for island ${front.island}`).toBeDefined();
+      for (const lang of LANGS) {
+        const page = frontMatter(`${name}.${lang}.md`);
+        expect(page.island, `${name}.${lang}.md island`).toBe(front.island);
+        check(page.example, `/valuation-models/${name}`);
+      }
+    });
+  }
+});
