@@ -137,7 +137,7 @@ describe('WaccCalculator', () => {
   it('starts at an article example nested under capm and wacc', () => {
     const example = {
       capm: { risk_free: 0.03, beta: 0.9, equity_risk_premium: 0.06 },
-      wacc: { cost_of_debt: 0.05, tax_rate: 0.2, equity_value: 800, debt_value: 200 },
+      wacc: { pre_tax_cost_of_debt: 0.05, tax_rate: 0.2, market_cap: 800, debt: 200 },
     };
     render(tree(WaccCalculator, { example }, 'ja'));
     // r_E = 3% + 0.9 × 6% = 8.4%; WACC = 0.8 × 8.4% + 0.2 × 5% × 0.8 = 7.52%.

@@ -79,7 +79,7 @@ export default function MultiplesCalculator({ example, route }: { example?: unkn
       rows = [[label('eps'), f.money(result.eps)]];
       formula = (
         <>
-          {equation(term('eps'), frac(amount(v.income), amount(v.shares)), money(result.eps))}
+          {equation(term('eps'), frac(mrow(amount(v.income), mo('−'), amount(v.preferred)), amount(v.shares)), money(result.eps))}
           {equation(mtext(name), frac(money(v.price), money(result.eps)), mn(multiple(result.multiple)))}
           {implied(result.eps)}
         </>

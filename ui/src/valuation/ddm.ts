@@ -53,16 +53,25 @@ const H_DEFAULTS: Texts = { d0: '2', gs: '12', h: '5', g: '4', r: '9' };
 
 export function ddmTexts(example: unknown): Record<DdmModel, Texts> {
   const h = part(example, 'h_model');
+  const gordon = part(example, 'gordon');
   const common = { d0: 'last_dividend', r: 'required_return' };
   return {
-    gordon: textsFrom(part(example, 'gordon'), DDM_FIELDS.gordon, { ...common, g: 'growth' }),
+    gordon: textsFrom(gordon, DDM_FIELDS.gordon, { ...common, g: 'growth' }),
     multi: textsFrom(part(example, 'multi_stage'), DDM_FIELDS.multi, {
       ...common,
       gh: 'high_growth',
       n: 'high_growth_years',
       g: 'stable_growth',
     }),
-    h: h ? textsFrom(h, DDM_FIELDS.h, { ...common, gs: 'short_growth', h: 'half_life', g: 'long_growth' }) : H_DEFAULTS,
+    // The article's H-model starts from its Gordon example's dividend, growth and return.
+    h: h
+      ? textsFrom({ ...(gordon as object), ...(h as object) }, DDM_FIELDS.h, {
+          ...common,
+          gs: 'initial_growth',
+          h: 'half_life',
+          g: 'growth',
+        })
+      : H_DEFAULTS,
   };
 }
 

@@ -18,6 +18,7 @@ export type Problem =
   | 'years'
   | 'share'
   | 'growthBelowRate'
+  | 'noEarnings'
   | 'noBook'
   | 'buybackTooLarge'
   | 'noCapital'

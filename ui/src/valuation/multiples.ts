@@ -11,8 +11,9 @@ export function multipleOf(route: unknown): Multiple {
   return (MULTIPLES as readonly string[]).includes(last ?? '') ? (last as Multiple) : 'pe';
 }
 
-export function priceEarnings(price: number, netIncome: number, shares: number, peer: number) {
-  const eps = netIncome / shares;
+/** EPS is what is left for common shareholders: net income less preferred dividends. */
+export function priceEarnings(price: number, netIncome: number, preferred: number, shares: number, peer: number) {
+  const eps = (netIncome - preferred) / shares;
   return { eps, multiple: price / eps, impliedPrice: peer * eps };
 }
 
@@ -61,7 +62,7 @@ const peer: Spec = { key: 'peer', unit: 'number', rule: 'nonNegative' };
 const amount = (key: string, rule: Spec['rule'] = 'positive'): Spec => ({ key, unit: 'amount', rule });
 
 export const MULTIPLE_FIELDS: Record<Multiple, Spec[]> = {
-  pe: [price, amount('income'), shares, peer],
+  pe: [price, amount('income'), amount('preferred', 'nonNegative'), shares, peer],
   ps: [price, shares, amount('revenue'), peer],
   pb: [price, amount('assets', 'nonNegative'), amount('liabilities', 'nonNegative'), shares, amount('buyback', 'nonNegative')],
   'ev-ebitda': [price, shares, amount('debt', 'any'), amount('ebitda'), peer],
@@ -72,7 +73,7 @@ export const MULTIPLE_DECIMALS: Record<Multiple, number> = { pe: 1, ps: 1, pb: 2
 
 /** Field key -> front-matter key, where they differ. */
 const EXAMPLE_KEYS: Record<Multiple, Record<string, string>> = {
-  pe: { income: 'net_income', peer: 'peer_pe' },
+  pe: { income: 'net_income', preferred: 'preferred_dividends', peer: 'peer_pe' },
   ps: { peer: 'peer_ps' },
   pb: { assets: 'total_assets', liabilities: 'total_liabilities' },
   'ev-ebitda': { debt: 'net_debt', peer: 'peer_ev_ebitda' },
@@ -80,6 +81,8 @@ const EXAMPLE_KEYS: Record<Multiple, Record<string, string>> = {
 
 export function multipleTexts(kind: Multiple, example: unknown): Texts {
   const texts = textsFrom(example, MULTIPLE_FIELDS[kind], EXAMPLE_KEYS[kind]);
+  // An example that names no preferred dividends has none.
+  if (kind === 'pe') texts.preferred ||= '0';
   if (kind === 'pb') texts.buyback = toText(part(part(example, 'buyback'), 'amount'), 'amount') || '0';
   return texts;
 }
@@ -93,7 +96,9 @@ export type MultipleResult =
 export function multipleModel(kind: Multiple, texts: Texts): { checked: Checked; result: MultipleResult | null } {
   const checked = check(MULTIPLE_FIELDS[kind], texts);
   const { values: v, problems } = checked;
-  if (kind === 'pb' && v.assets <= v.liabilities) {
+  if (kind === 'pe' && v.preferred >= v.income) {
+    problems.preferred = 'noEarnings';
+  } else if (kind === 'pb' && v.assets <= v.liabilities) {
     problems.liabilities = 'noBook';
   } else if (kind === 'pb' && (v.buyback >= v.assets - v.liabilities || v.buyback / v.price >= v.shares)) {
     // Spending all the book value (or buying every share) leaves no P/B to compare.
@@ -101,7 +106,7 @@ export function multipleModel(kind: Multiple, texts: Texts): { checked: Checked;
   }
   const result = settle(checked, (v): MultipleResult =>
     kind === 'pe'
-      ? { kind, ...priceEarnings(v.price, v.income, v.shares, v.peer) }
+      ? { kind, ...priceEarnings(v.price, v.income, v.preferred, v.shares, v.peer) }
       : kind === 'ps'
         ? { kind, ...priceSales(v.price, v.shares, v.revenue, v.peer) }
         : kind === 'pb'

@@ -108,6 +108,12 @@ describe('the models refuse what they cannot value', () => {
     expect(multipleOf(undefined)).toBe('pe');
   });
 
+  it('P/E: earnings per share are after preferred dividends, which must leave some', () => {
+    const texts = { price: '60', income: '420', preferred: '20', shares: '100', peer: '18' };
+    expect(multipleModel('pe', texts).result).toMatchObject({ eps: 4, multiple: 15, impliedPrice: 72 });
+    expect(multipleModel('pe', { ...texts, preferred: '420' }).checked.problems).toEqual({ preferred: 'noEarnings' });
+  });
+
   it('P/B: no book value, or a buyback of all of it, is refused', () => {
     const texts = { price: '12', assets: '50000', liabilities: '45000', shares: '500', buyback: '1200' };
     expect(multipleModel('pb', { ...texts, liabilities: '50000' }).checked.problems).toEqual({ liabilities: 'noBook' });
@@ -131,7 +137,7 @@ describe('the models refuse what they cannot value', () => {
   });
 
   it('WACC: an example nested under capm/wacc is read, missing fields take the defaults', () => {
-    const texts = waccTexts({ capm: { risk_free: 0.03, beta: 0.8 }, wacc: { tax_rate: 0.2, equity_value: 900 } });
+    const texts = waccTexts({ capm: { risk_free: 0.03, beta: 0.8 }, wacc: { tax_rate: 0.2, market_cap: 900 } });
     expect(texts).toEqual({ ...WACC_DEFAULTS, rf: '3', beta: '0.8', tax: '20', equity: '900' });
   });
 });

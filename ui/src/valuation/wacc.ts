@@ -49,10 +49,10 @@ export const WACC_DEFAULTS: Texts = { rf: '4', beta: '1.2', erp: '5', rd: '6', t
 const EXAMPLE_KEYS: Record<string, string> = {
   rf: 'risk_free',
   erp: 'equity_risk_premium',
-  rd: 'cost_of_debt',
+  rd: 'pre_tax_cost_of_debt',
   tax: 'tax_rate',
-  equity: 'equity_value',
-  debt: 'debt_value',
+  equity: 'market_cap',
+  debt: 'debt',
 };
 
 /** The example's fields, read from its top level and from one level of nesting (`capm:`, `wacc:`). */
