@@ -16,6 +16,9 @@ pub struct SiteConfig {
     #[serde(default)]
     pub collections: BTreeMap<String, Collection>,
     pub feed_url: String,
+    /// Route prefixes whose pages end with the "education, not investment advice" notice.
+    #[serde(default)]
+    pub not_advice: Vec<String>,
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize)]

@@ -69,6 +69,9 @@ pub struct PageView {
     /// This language has no file yet; `content` is the English text.
     pub fallback: bool,
     pub noindex: bool,
+    /// The page ends with the "education, not investment advice" notice (`not_advice` in
+    /// site-config.yaml).
+    pub not_advice: bool,
     pub parts: VisibleParts,
     pub body_class: String,
     pub breadcrumb: Vec<Crumb>,
@@ -190,7 +193,7 @@ impl ViewContext<'_> {
         json!({"lang": lang, "menu": localize(&self.config.sidebar, route, self, lang)})
     }
 
-    fn island_props(&self, name: &str, lang: &str, page: &SourcePage) -> Value {
+    fn island_props(&self, name: &str, lang: &str, page: &Page) -> Value {
         let mut props = match name {
             "Search" => json!({"indexUrl": self.search_index_url, "lang": lang}),
             "BlogList" => json!({"feedUrl": "/api/feed", "lang": lang}),
@@ -199,8 +202,8 @@ impl ViewContext<'_> {
         // A calculator starts at its article's worked example, so it first shows the article's
         // own result; the route tells a calculator shared by several articles which one it is on.
         // An example YAML cannot express as JSON (a non-text key) leaves the island its defaults.
-        if let Some(example) = &page.front.example {
-            props["route"] = page.route.clone().into();
+        if let Some(example) = &page.source.front.example {
+            props["route"] = page.route().into();
             props["example"] = serde_json::to_value(example).unwrap_or(Value::Null);
         }
         props
@@ -240,6 +243,7 @@ impl ViewContext<'_> {
             has_code: false,
             fallback: false,
             noindex: false,
+            not_advice: false,
             parts: layout::visible_parts(route),
             body_class: body_class(route, kind),
             breadcrumb: self.crumbs(route, lang, title),
@@ -287,6 +291,11 @@ impl ViewContext<'_> {
         view.content = page.rendered.html.clone();
         view.has_code = page.rendered.has_code;
         view.fallback = page.fallback;
+        view.not_advice = self
+            .config
+            .not_advice
+            .iter()
+            .any(|prefix| route.starts_with(prefix.as_str()));
         view.date = front.date;
         view.tech = tech_tags(&front.tech);
         view.island = front.island.as_ref().map(|name| IslandUse {

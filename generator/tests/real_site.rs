@@ -287,6 +287,35 @@ fn unknown_notes_and_projects_have_translated_not_found_pages_with_a_back_link()
 }
 
 #[test]
+fn finance_articles_and_notes_end_with_the_not_advice_notice_in_their_language() {
+    let notice = |lang: &str| {
+        let locale: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(repo().join(format!("locales/{lang}/translation.json"))).unwrap(),
+        )
+        .unwrap();
+        let text = locale["article"]["notAdvice"].as_str().unwrap().to_string();
+        // None of the three texts holds a character the templates escape.
+        assert!(!text.contains(['&', '<', '>', '"', '\'', '/']), "{text}");
+        format!("<p class=\"not-advice\">{text}</p>")
+    };
+    for (lang, prefix) in LANGS {
+        for route in [
+            "/valuation-models/dcf",
+            "/valuation-models/wacc",
+            "/notes/liquidity-risk",
+        ] {
+            assert!(page(&url(route, prefix)).contains(&notice(lang)), "{route} ({lang})");
+        }
+        for route in ["/", "/notes", "/investment-basics", "/climbers-deal-terms"] {
+            assert!(
+                !page(&url(route, prefix)).contains("class=\"not-advice\""),
+                "{route} ({lang})"
+            );
+        }
+    }
+}
+
+#[test]
 fn pages_read_without_javascript() {
     let html = page("/valuation-models/dcf");
     // The article, its math and the navigation are in the HTML itself.
