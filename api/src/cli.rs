@@ -2,7 +2,8 @@
 
 use crate::clock::{Clock, OsEntropy, SystemClock};
 use crate::settings::{self, GoogleSettings, Settings};
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -11,11 +12,20 @@ use std::sync::Arc;
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+    /// `json`: one JSON object per log line, for a log collector.
+    #[arg(long, env = "LOG_FORMAT", value_enum, default_value_t = LogFormat::Text, global = true)]
+    pub log_format: LogFormat,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum LogFormat {
+    Text,
+    Json,
 }
 
 #[derive(Subcommand)]
 pub enum Command {
-    /// Serve dist/ and /api on 127.0.0.1:PORT.
+    /// Serve dist/ and /api on LISTEN (127.0.0.1:PORT unless told otherwise).
     Serve(Box<ServeArgs>),
     /// Make, list and revoke invitation codes.
     Invite {
@@ -76,9 +86,12 @@ impl StorageArgs {
 
 #[derive(Args)]
 pub struct ServeArgs {
-    /// Port on 127.0.0.1.
+    /// Port on 127.0.0.1 when LISTEN is not set.
     #[arg(long, env = "PORT", default_value_t = 8080)]
     pub port: u16,
+    /// Address and port to listen on, e.g. 127.0.0.1:8081 or [::1]:8081 [default: 127.0.0.1:$PORT]
+    #[arg(long, env = "LISTEN")]
+    pub listen: Option<SocketAddr>,
     /// The generator's output.
     #[arg(long, env = "DIST_DIR", default_value = "dist")]
     pub dist_dir: PathBuf,
@@ -87,7 +100,7 @@ pub struct ServeArgs {
     pub dev: bool,
     #[command(flatten)]
     pub storage: StorageArgs,
-    /// Where visitors reach the site; https makes cookies Secure [default: http://127.0.0.1:$PORT]
+    /// Where visitors reach the site; https makes cookies Secure [default: http://$LISTEN]
     #[arg(long, env = "PUBLIC_URL")]
     pub public_url: Option<String>,
     /// smtp://host:port, smtps://user:pass@host or smtp://host?tls=required; unset: mail goes to $DATA_DIR/outbox/*.eml
@@ -126,12 +139,17 @@ pub struct ServeArgs {
 }
 
 impl ServeArgs {
+    pub fn listen_addr(&self) -> SocketAddr {
+        self.listen
+            .unwrap_or_else(|| SocketAddr::from(([127, 0, 0, 1], self.port)))
+    }
+
     pub fn settings(&self) -> anyhow::Result<Settings> {
         let public_url = self
             .public_url
             .clone()
             .filter(|u| !u.is_empty())
-            .unwrap_or_else(|| format!("http://127.0.0.1:{}", self.port));
+            .unwrap_or_else(|| format!("http://{}", self.listen_addr()));
         let google = match (&self.google_client_id, &self.google_client_secret) {
             (Some(id), Some(secret)) if !id.is_empty() && !secret.is_empty() => Some(GoogleSettings {
                 client_id: id.clone(),

@@ -83,6 +83,8 @@ fn serve_help_lists_every_environment_variable() {
     let help = String::from_utf8_lossy(&out.stdout);
     for var in [
         "PORT",
+        "LISTEN",
+        "LOG_FORMAT",
         "DIST_DIR",
         "DATA_DIR",
         "DATABASE_URL",
