@@ -174,6 +174,14 @@ on_both_databases! {
                     assert_eq!(responses.len(), 1, "{method} {path}");
                     continue;
                 }
+                if path.starts_with("/health") {
+                    // Liveness always answers; readiness answers 503 while the database does not.
+                    let expected: &[&str] = if path == "/health" { &["200", "503"] } else { &["200"] };
+                    assert_eq!(responses.keys().collect::<Vec<_>>(), expected, "{method} {path}");
+                    continue;
+                }
+                let unavailable = responses["503"]["headers"].as_object().unwrap();
+                assert!(unavailable.keys().any(|h| h.eq_ignore_ascii_case("retry-after")), "{method} {path}");
                 for status in ["400", "429"] {
                     assert!(responses.contains_key(status), "{method} {path} lacks {status}");
                 }
@@ -194,6 +202,8 @@ on_both_databases! {
                 "GET /auth/google/callback",
                 "GET /denglu",
                 "GET /feed",
+                "GET /health",
+                "GET /health/live",
                 "POST /auth/verify-invite",
                 "POST /denglu",
                 "POST /register",

@@ -3,9 +3,15 @@
 pub mod entities;
 pub mod migration;
 
-use sea_orm::{ConnectOptions, ConnectionTrait, Database, DatabaseConnection, DbBackend};
+use sea_orm::{
+    ConnAcquireErr, ConnectOptions, ConnectionTrait, Database, DatabaseConnection, DbBackend, DbErr, RuntimeErr,
+};
 use sea_orm_migration::MigratorTrait;
 use std::time::Duration;
+
+/// How long a request waits for a database connection. Short: while the database is down a
+/// request waits this long before it is told to retry, and a proxy's timeout must exceed it.
+pub const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(3);
 
 /// Connects, switches SQLite to WAL, and brings the schema up to date.
 pub async fn connect(url: &str) -> anyhow::Result<DatabaseConnection> {
@@ -19,7 +25,10 @@ pub async fn connect(url: &str) -> anyhow::Result<DatabaseConnection> {
     let mut options = ConnectOptions::new(url.to_string());
     options
         .max_connections(if url.starts_with("sqlite:") { 8 } else { 16 })
-        .acquire_timeout(Duration::from_secs(10))
+        .acquire_timeout(ACQUIRE_TIMEOUT)
+        // A connection the database dropped (restart, failover) is found by a ping before use
+        // and replaced, so the pool recovers on its own once the database is back.
+        .test_before_acquire(true)
         .sqlx_logging(false);
     let db = Database::connect(options)
         .await
@@ -30,6 +39,28 @@ pub async fn connect(url: &str) -> anyhow::Result<DatabaseConnection> {
     }
     migration::Migrator::up(&db, None).await?;
     Ok(db)
+}
+
+/// True when `err` says the database cannot be reached (down, restarting, refusing connections)
+/// rather than that a query was wrong: such requests are worth retrying later.
+pub fn is_unavailable(err: &DbErr) -> bool {
+    use sea_orm::sqlx::Error;
+    let sqlx = match err {
+        DbErr::ConnectionAcquire(ConnAcquireErr::Timeout | ConnAcquireErr::ConnectionClosed) => return true,
+        DbErr::Conn(RuntimeErr::SqlxError(e))
+        | DbErr::Exec(RuntimeErr::SqlxError(e))
+        | DbErr::Query(RuntimeErr::SqlxError(e)) => e,
+        _ => return false,
+    };
+    match sqlx {
+        Error::Io(_) | Error::Tls(_) | Error::PoolTimedOut | Error::PoolClosed | Error::WorkerCrashed => true,
+        // PostgreSQL: class 08 is a connection exception; 57P01-57P03 an administrator's or a
+        // crash's shutdown, or a server that is starting or stopping.
+        Error::Database(e) => e
+            .code()
+            .is_some_and(|code| code.starts_with("08") || matches!(&*code, "57P01" | "57P02" | "57P03")),
+        _ => false,
+    }
 }
 
 fn sqlite_path(url: &str) -> Option<String> {
