@@ -5,6 +5,7 @@ pub mod migration;
 
 use sea_orm::{
     ConnAcquireErr, ConnectOptions, ConnectionTrait, Database, DatabaseConnection, DbBackend, DbErr, RuntimeErr,
+    TransactionTrait,
 };
 use sea_orm_migration::MigratorTrait;
 use std::time::Duration;
@@ -37,8 +38,49 @@ pub async fn connect(url: &str) -> anyhow::Result<DatabaseConnection> {
         // WAL lets readers run while a writer commits; the setting is stored in the file.
         db.execute_unprepared("PRAGMA journal_mode=WAL").await?;
     }
-    migration::Migrator::up(&db, None).await?;
+    migrate(&db, url).await?;
     Ok(db)
+}
+
+/// The key of the PostgreSQL advisory lock that migrations run under (any constant unique to
+/// this application; "site" in ASCII).
+const MIGRATION_LOCK: i64 = 0x73_69_74_65;
+
+/// Applies the migrations this binary knows and the database lacks, one instance at a time:
+/// instances started together would otherwise both create the same tables, and one would fail.
+async fn migrate(db: &DatabaseConnection, url: &str) -> anyhow::Result<()> {
+    match db.get_database_backend() {
+        DbBackend::Postgres => {
+            // Held until the transaction ends; the migrations run inside it (PostgreSQL's DDL is
+            // transactional), so a second instance waits, then finds nothing left to do.
+            let txn = db.begin().await?;
+            txn.execute_unprepared(&format!("SELECT pg_advisory_xact_lock({MIGRATION_LOCK})"))
+                .await?;
+            migration::Migrator::up(&txn, None).await?;
+            txn.commit().await?;
+        }
+        _ => {
+            // SQLite: an exclusive flock on the database file for as long as the migrator
+            // runs (SQLite's own locks are fcntl locks, which flock does not touch on Linux).
+            let _lock = match sqlite_path(url) {
+                Some(path) => Some(lock_file(std::path::PathBuf::from(path)).await?),
+                None => None,
+            };
+            migration::Migrator::up(db, None).await?;
+        }
+    }
+    Ok(())
+}
+
+/// Waits for an exclusive lock on `path`; the lock goes with the returned file.
+async fn lock_file(path: std::path::PathBuf) -> anyhow::Result<std::fs::File> {
+    tokio::task::spawn_blocking(move || {
+        let file = std::fs::File::open(&path)?;
+        file.lock()?;
+        Ok(file)
+    })
+    .await?
+    .map_err(|e: std::io::Error| anyhow::anyhow!("cannot lock the database file for migrations: {e}"))
 }
 
 /// True when `err` says the database cannot be reached (down, restarting, refusing connections)
