@@ -105,7 +105,8 @@ pub fn is_unavailable(err: &DbErr) -> bool {
     }
 }
 
-fn sqlite_path(url: &str) -> Option<String> {
+/// The file of a SQLite URL (None for PostgreSQL and in-memory databases).
+pub fn sqlite_path(url: &str) -> Option<String> {
     let rest = url.strip_prefix("sqlite://").or_else(|| url.strip_prefix("sqlite:"))?;
     let path = rest.split('?').next().unwrap_or("");
     (!path.is_empty() && path != ":memory:").then(|| path.to_string())
