@@ -106,3 +106,27 @@ fn serve_help_lists_every_environment_variable() {
         );
     }
 }
+
+/// deploy/api.env.example is what an operator copies: it names every setting `serve` reads.
+#[test]
+fn the_example_environment_file_names_every_setting() {
+    let out = Command::new(env!("CARGO_BIN_EXE_api"))
+        .args(["serve", "--help"])
+        .output()
+        .unwrap();
+    let help = String::from_utf8_lossy(&out.stdout);
+    let example = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../deploy/api.env.example")).unwrap();
+    let named: Vec<&str> = example
+        .lines()
+        .filter_map(|l| l.trim_start_matches('#').split_once('=').map(|(name, _)| name.trim()))
+        .collect();
+    let read: Vec<&str> = help
+        .split("[env: ")
+        .skip(1)
+        .filter_map(|rest| rest.split(['=', ']']).next())
+        .collect();
+    assert!(read.len() >= 15, "{help}");
+    for var in read {
+        assert!(named.contains(&var), "{var} is missing from deploy/api.env.example");
+    }
+}
