@@ -41,11 +41,13 @@ dev: ui
 	cargo build -q -p generator -p api
 	scripts/dev.sh
 
-# The browser tests come last: their runner's summary closes the run.
+# The deployment test runs deploy/'s nginx site in front of two instances and a PostgreSQL
+# (docs/deploy.md). The browser tests come last: their runner's summary closes the run.
 test: site tests-deps
 	scripts/with-postgres.sh cargo test --workspace
 	scripts/schemathesis.sh
 	npm --prefix ui test
+	scripts/with-postgres.sh node --test tests/deploy/deploy.test.mjs
 	npm --prefix tests test
 
 bench: site-release tests-deps
