@@ -4,13 +4,14 @@
 // an instance.
 import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import http from 'node:http';
 import http2 from 'node:http2';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { apiBinary, distDir, freePort, latestCodeIn, repoDir } from '../browser/harness.mjs';
+import { writeNginxConfig } from './nginx-config.mjs';
 
 const run = promisify(execFile);
 export const NGINX = '/usr/sbin/nginx';
@@ -29,79 +30,6 @@ export async function waitFor(what, check, timeoutMs = 30000) {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`gave up waiting until ${what}${last ? `: ${last.message}` : ''}`);
-}
-
-/**
- * The templating step between deploy/nginx-site.conf and this test, and the only change made to
- * it: listen on loopback ports (the IPv6 listens go: the machine may have no IPv6), read the
- * throwaway certificate, and point the upstream at the instances' ports.
- */
-export function siteConfig(shipped, { httpPort, httpsPort, certDir, instancePorts }) {
-  const upstream = /^(\s*)server 127\.0\.0\.1:8081 (.*)$\n^\s*server 127\.0\.0\.1:8082 .*$/m;
-  if (!upstream.test(shipped)) throw new Error('deploy/nginx-site.conf no longer has the two upstream lines this test replaces');
-  const config = shipped
-    .replace(/^\s*listen \[::\]:.*$\n/gm, '')
-    .replace(/^(\s*)listen 80;$/m, `$1listen 127.0.0.1:${httpPort};`)
-    .replace(/^(\s*)listen 443 (.*)$/m, `$1listen 127.0.0.1:${httpsPort} $2`)
-    .replaceAll('/etc/letsencrypt/live/example.com/', `${certDir}/`)
-    .replace(upstream, (_, indent, rest) => instancePorts.map((port) => `${indent}server 127.0.0.1:${port} ${rest}`).join('\n'));
-  const directives = config.replace(/#.*$/gm, '');
-  for (const left of ['listen 80;', 'listen 443', '/etc/letsencrypt', ':8081']) {
-    if (directives.includes(left)) throw new Error(`siteConfig left "${left}" in place`);
-  }
-  return config;
-}
-
-/**
- * What Debian's /etc/nginx/nginx.conf provides around a site, with every path in `dir`. The
- * access log names the instance that answered each request.
- */
-function mainConfig(dir) {
-  return `daemon off;
-worker_processes 1;
-pid ${dir}/nginx.pid;
-error_log ${dir}/error.log notice;
-events { worker_connections 1024; }
-http {
-    include /etc/nginx/mime.types;
-    default_type application/octet-stream;
-    sendfile on;
-    tcp_nopush on;
-    log_format upstream '$remote_addr $request_method $request_uri $status $upstream_addr';
-    access_log ${dir}/access.log upstream;
-    client_body_temp_path ${dir}/body;
-    proxy_temp_path ${dir}/proxy;
-    fastcgi_temp_path ${dir}/fastcgi;
-    uwsgi_temp_path ${dir}/uwsgi;
-    scgi_temp_path ${dir}/scgi;
-    include ${dir}/site.conf;
-}
-`;
-}
-
-/** A self-signed certificate for 127.0.0.1 and localhost, valid for a day. */
-async function makeCertificate(certDir) {
-  await mkdir(certDir);
-  await run('openssl', [
-    'req',
-    '-x509',
-    '-newkey',
-    'ec',
-    '-pkeyopt',
-    'ec_paramgen_curve:prime256v1',
-    '-nodes',
-    '-days',
-    '1',
-    '-subj',
-    '/CN=localhost',
-    '-addext',
-    'subjectAltName=IP:127.0.0.1,DNS:localhost',
-    '-keyout',
-    path.join(certDir, 'privkey.pem'),
-    '-out',
-    path.join(certDir, 'fullchain.pem'),
-  ]);
-  return readFile(path.join(certDir, 'fullchain.pem'));
 }
 
 /** One `api serve` on 127.0.0.1:`port` with its own data directory (its own mail outbox). */
@@ -290,14 +218,7 @@ export async function startStack({ instances = 2 } = {}) {
   const servers = instancePorts.map((port, i) => new Instance(`instance ${i + 1}`, port, path.join(dir, `data-${i + 1}`), env));
   await Promise.all(servers.map((s) => s.start()));
 
-  const ca = await makeCertificate(path.join(dir, 'cert'));
-  const shipped = await readFile(path.join(repoDir, 'deploy/nginx-site.conf'), 'utf8');
-  await writeFile(
-    path.join(dir, 'site.conf'),
-    siteConfig(shipped, { httpPort, httpsPort, certDir: path.join(dir, 'cert'), instancePorts }),
-  );
-  await writeFile(path.join(dir, 'nginx.conf'), mainConfig(dir));
-  const nginxArgs = ['-p', dir, '-c', path.join(dir, 'nginx.conf'), '-e', path.join(dir, 'error.log')];
+  const { ca, nginxArgs } = await writeNginxConfig(dir, { httpPort, httpsPort, instancePorts });
   const checked = await run(NGINX, [...nginxArgs, '-t']).catch((err) => err);
   if (checked instanceof Error) throw new Error(`nginx -t rejects the site:\n${checked.stderr}`);
   const nginx = spawn(NGINX, nginxArgs, { stdio: ['ignore', 'ignore', 'pipe'] });
