@@ -60,10 +60,11 @@ async fn migrate(db: &DatabaseConnection, url: &str) -> anyhow::Result<()> {
             txn.commit().await?;
         }
         _ => {
-            // SQLite: an exclusive flock on the database file for as long as the migrator
-            // runs (SQLite's own locks are fcntl locks, which flock does not touch on Linux).
+            // SQLite: an exclusive flock on a file beside the database for as long as the
+            // migrator runs. Not on the database file itself: closing any descriptor of that file
+            // drops every POSIX lock this process holds on it, SQLite's own included.
             let _lock = match sqlite_path(url) {
-                Some(path) => Some(lock_file(std::path::PathBuf::from(path)).await?),
+                Some(path) => Some(lock_file(std::path::PathBuf::from(format!("{path}-migrate.lock"))).await?),
                 None => None,
             };
             migration::Migrator::up(db, None).await?;
@@ -74,13 +75,18 @@ async fn migrate(db: &DatabaseConnection, url: &str) -> anyhow::Result<()> {
 
 /// Waits for an exclusive lock on `path`; the lock goes with the returned file.
 async fn lock_file(path: std::path::PathBuf) -> anyhow::Result<std::fs::File> {
+    let shown = path.display().to_string();
     tokio::task::spawn_blocking(move || {
-        let file = std::fs::File::open(&path)?;
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)?;
         file.lock()?;
         Ok(file)
     })
     .await?
-    .map_err(|e: std::io::Error| anyhow::anyhow!("cannot lock the database file for migrations: {e}"))
+    .map_err(|e: std::io::Error| anyhow::anyhow!("cannot lock {shown} for migrations: {e}"))
 }
 
 /// True when `err` says the database cannot be reached (down, restarting, refusing connections)
