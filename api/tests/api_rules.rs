@@ -255,14 +255,7 @@ async fn sqlite_runs_in_wal_mode() {
 #[tokio::test]
 async fn the_whole_app_serves_the_api_under_api() {
     let dir = tempfile::tempdir().unwrap();
-    let dist = dir.path().join("dist");
-    std::fs::create_dir_all(&dist).unwrap();
-    std::fs::write(
-        dist.join("_site.json"),
-        r#"{"languages":[{"code":"en","tag":"en"},{"code":"zh","tag":"zh-Hant"},{"code":"ja","tag":"ja"}],
-            "default_language":"en","script_hashes":[],"dev":false}"#,
-    )
-    .unwrap();
+    let dist = common::minimal_dist(dir.path());
     let settings = api::settings::Settings::for_data_dir(&dir.path().join("data"), &dist, 8080);
     let app = api::startup::build_app(settings).await.unwrap();
     let client = poem::test::TestClient::new(app);

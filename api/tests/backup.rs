@@ -5,21 +5,9 @@ use common::{Backend, TestApp};
 use poem::http::StatusCode;
 use serde_json::json;
 use std::path::Path;
-use std::process::Command;
 
 fn api_backup(database_url: &str, target: &Path) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_api"))
-        .arg("backup")
-        .arg(target)
-        .env("DATABASE_URL", database_url)
-        .env("RUST_LOG", "warn")
-        .output()
-        .expect("run the api binary");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    common::run_api(|api| api.arg("backup").arg(target).env("DATABASE_URL", database_url))
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -1,5 +1,6 @@
 //! `api serve` as a process: the address it listens on, its log format, and how it stops.
 
+mod common;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::process::{Child, Command, ExitStatus, Stdio};
@@ -29,15 +30,7 @@ fn wait_until(what: &str, mut done: impl FnMut() -> bool) {
 
 /// `api serve` in a fresh directory with a minimal dist/ and its own data directory.
 fn serve_command(dir: &tempfile::TempDir) -> Command {
-    let dist = dir.path().join("dist");
-    std::fs::create_dir_all(&dist).unwrap();
-    std::fs::write(
-        dist.join("_site.json"),
-        r#"{"languages":[{"code":"en","tag":"en"},{"code":"zh","tag":"zh-Hant"},{"code":"ja","tag":"ja"}],
-            "default_language":"en","script_hashes":[],"dev":false}"#,
-    )
-    .unwrap();
-    std::fs::write(dist.join("index.html"), "<!doctype html><title>home</title>").unwrap();
+    let dist = common::minimal_dist(dir.path());
     let mut command = Command::new(env!("CARGO_BIN_EXE_api"));
     command
         .arg("serve")
