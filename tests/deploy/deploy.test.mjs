@@ -222,3 +222,46 @@ test('while PostgreSQL is stopped the API answers a translated 503 with Retry-Af
   await logIn(who);
   assert.match(await stack.api('members', 'list'), new RegExp(who.username));
 });
+
+test('per-client limits through nginx: clients are told apart by the address nginx adds, and one limit holds on both instances', async () => {
+  const [first, second] = [stack.client('127.0.0.2'), stack.client('127.0.0.3')];
+  const failedLogin = (via, headers = {}) =>
+    via.request('POST', '/api/denglu', {
+      headers,
+      // A new name each time: only the per-client limit applies, never the per-username one.
+      body: { username: `nobody_${randomBytes(4).toString('hex')}`, password: 'not the password' },
+    });
+  try {
+    let allowed = 0;
+    for (;;) {
+      const response = await failedLogin(first);
+      if (response.status === 429) break;
+      assert.equal(response.status, 401, response.text);
+      assert.ok(++allowed < 500, 'the per-client limit of failed logins never came');
+    }
+    assert.ok(allowed > 1, `only ${allowed} failed login allowed before the limit`);
+    const other = await failedLogin(second);
+    assert.equal(other.status, 401, `another client shares the first one's limit: ${other.text}`);
+    // More attempts land on both instances, and both refuse them; a forged X-Forwarded-For does
+    // not help, since nginx appends the address it sees.
+    for (const headers of [{}, {}, { 'x-forwarded-for': '203.0.113.9' }, {}]) {
+      const refused = await failedLogin(first, headers);
+      assert.equal(refused.status, 429, refused.text);
+      assert.ok(Number(refused.headers['retry-after']) > 0);
+    }
+    const refusedBy = (await stack.accessLog())
+      .filter((e) => e.client === '127.0.0.2' && e.method === 'POST' && e.status === 429)
+      .map((e) => e.upstream);
+    assert.equal(new Set(refusedBy).size, 2, `refused by ${[...new Set(refusedBy)]}`);
+  } finally {
+    first.close();
+    second.close();
+  }
+});
+
+test('HSTS on https through nginx, as the instance sends it with an https PUBLIC_URL', async () => {
+  const page = await client.request('GET', '/');
+  assert.match(page.headers['strict-transport-security'] ?? '', /max-age=\d+/);
+  const alone = await direct(stack.instances[0], 'GET', '/');
+  assert.equal(page.headers['strict-transport-security'], alone.headers['strict-transport-security']);
+});
