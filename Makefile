@@ -49,11 +49,13 @@ lint: ui-deps
 	npm --prefix ui run --silent typecheck
 	cargo clippy -q --workspace --all-targets -- -D warnings
 
-# The browser tests come last: their runner's summary closes the run.
+# The deployment test runs deploy/'s nginx site in front of two instances and a PostgreSQL
+# (docs/deploy.md). The browser tests come last: their runner's summary closes the run.
 test: lint site tests-deps
 	scripts/with-postgres.sh cargo test --workspace
 	scripts/schemathesis.sh
 	npm --prefix ui test
+	scripts/with-postgres.sh node --test tests/deploy/deploy.test.mjs
 	npm --prefix tests test
 
 bench: site-release tests-deps

@@ -71,7 +71,7 @@ r = json.loads(sys.stdin.read())
 print("  ours", r["ours"], "bytes; Pagefind", r["pagefind"]["bytes"], "bytes; keystroke ms", r["keystroke_ms"])'
 kill "$search_pid"
 
-echo "== 2. Static serving vs nginx, 5. Load"
+echo "== 2. Static serving vs nginx, 5. Load, 7. Deployment"
 python3 bench/serve_bench.py "$REPO" "$WORK" "$RESULTS" "$WRK_SECONDS" "$WRK_RUNS"
 
 if [ -f api/benches/login.rs ]; then

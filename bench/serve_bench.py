@@ -6,9 +6,12 @@
 Step 2: wrk (64 connections, SECONDS each, RUNS alternating runs per server) on an article page,
 a hashed JS chunk and the home page, with gzip and with br; medians of requests/s and p99.
 Also GET /api/denglu (ours only: nginx has no API). Step 5: a fresh server, load_bench.mjs.
+Step 7: the deployment of docs/deploy.md: the same article page and GET /api/denglu through nginx
+(deploy/nginx-site.conf, TLS) to two instances sharing one database, beside one instance alone.
 """
 import json
 import os
+import ssl
 import re
 import socket
 import statistics
@@ -47,12 +50,13 @@ def wait_for(port, path="/", timeout=60):
     sys.exit(f"nothing answered on port {port}")
 
 
-def start_ours(name):
+def start_ours(name, **settings):
     port = free_port()
     data = WORK / f"data-{name}"
     data.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ, PORT=str(port), DIST_DIR=str(DIST), DATA_DIR=str(data))
     env.pop("DATABASE_URL", None)  # the default is the SQLite file in DATA_DIR
+    env.update(settings)
     log = open(WORK / f"api-{name}.log", "w")
     proc = subprocess.Popen([REPO / "target/release/api", "serve"], env=env, stdout=log, stderr=log)
     wait_for(port)
@@ -92,9 +96,10 @@ def to_ms(value, unit):
     return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
 
 
-def wrk(port, path, encoding):
-    out = subprocess.run(["wrk", "-t2", "-c64", f"-d{SECONDS}s", "--latency", "-H", f"Accept-Encoding: {encoding}",
-                          f"http://127.0.0.1:{port}{path}"], capture_output=True, text=True, check=True).stdout
+def wrk(port, path, encoding, origin=None):
+    url = f"{origin or f'http://127.0.0.1:{port}'}{path}"
+    out = subprocess.run(["wrk", "-t2", "-c64", f"-d{SECONDS}s", "--latency", "-H", f"Accept-Encoding: {encoding}", url],
+                         capture_output=True, text=True, check=True).stdout
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
     p99 = re.search(r"99%\s+([\d.]+)(us|ms|s)", out)
     errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
@@ -162,9 +167,57 @@ def load():
     print(f"  load: {result}, VmHWM {hwm_kb} kB", flush=True)
 
 
+def deployment():
+    # Both paths leave the database alone, so the instances share a SQLite file rather than a
+    # PostgreSQL server; the instances, nginx and wrk share this machine's cores.
+    database = f"sqlite://{WORK}/deploy.db?mode=rwc"
+    instances = [start_ours(f"deploy-{n}", DATABASE_URL=database) for n in (1, 2)]
+    conf_dir = WORK / "nginx-deploy"
+    conf_dir.mkdir()
+    https_port = free_port()
+    args = json.loads(subprocess.run(
+        ["node", REPO / "tests/deploy/nginx-config.mjs", conf_dir, str(free_port()), str(https_port),
+         *(str(port) for _, port in instances)], capture_output=True, text=True, check=True).stdout)
+    nginx = subprocess.Popen(["nginx", *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    origin = f"https://127.0.0.1:{https_port}"
+    unverified = ssl.create_default_context()
+    unverified.check_hostname, unverified.verify_mode = False, ssl.CERT_NONE
+    deadline = time.time() + 30
+    while True:
+        try:
+            urllib.request.urlopen(f"{origin}/api/health/live", context=unverified, timeout=2).read()
+            break
+        except Exception:
+            if time.time() > deadline:
+                sys.exit("nginx in front of the instances did not answer")
+            time.sleep(0.2)
+    alone = instances[0][1]
+    g = "7. Deployment: nginx (TLS, deploy/nginx-site.conf) to two instances, beside one instance alone"
+    try:
+        for label, path in [("article /valuation-models/dcf, gzip", "/valuation-models/dcf"), ("GET /api/denglu", "/api/denglu")]:
+            res = {"nginx": [], "alone": []}
+            for _ in range(RUNS):
+                res["nginx"].append(wrk(None, path, "gzip", origin))
+                res["alone"].append(wrk(alone, path, "gzip"))
+            med = {k: (statistics.median(x[0] for x in v), statistics.median(x[1] for x in v)) for k, v in res.items()}
+            print(f"  {label}: through nginx to two instances {med['nginx'][0]:.0f} req/s p99 {med['nginx'][1]:.2f}ms, "
+                  f"one instance alone {med['alone'][0]:.0f} req/s p99 {med['alone'][1]:.2f}ms", flush=True)
+            detail = "anchor: one instance alone over plain HTTP; wrk -c64 keeps HTTP/1.1 connections to nginx"
+            row(group=g, row=f"{label}: requests/s", ours=med["nginx"][0], anchor=med["alone"][0], unit="req/s",
+                higher_is_better=True, detail=detail)
+            row(group=g, row=f"{label}: p99 latency", ours=med["nginx"][1], anchor=med["alone"][1], unit="ms",
+                higher_is_better=False, detail=detail)
+    finally:
+        stop(nginx)
+        for proc, _ in instances:
+            stop(proc)
+
+
 if __name__ == "__main__":
-    what = sys.argv[6:] or ["serve", "load"]
+    what = sys.argv[6:] or ["serve", "load", "deploy"]
     if "serve" in what:
         serving()
     if "load" in what:
         load()
+    if "deploy" in what:
+        deployment()

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Checks for what the build needs and installs what it can: `ensure-deps.sh build` (Rust, Node.js,
-# npm) or `ensure-deps.sh test` (also Debian's chromium). Says clearly what is missing otherwise.
+# npm) or `ensure-deps.sh test` (also Debian's chromium, and nginx, openssl and psql for the
+# deployment test). Says clearly what is missing otherwise.
 set -euo pipefail
 need=${1:-build}
 missing=()
@@ -26,6 +27,12 @@ apt_install() {
 }
 
 if [ "$need" = test ] || [ "$need" = bench ]; then
-  [ -x /usr/bin/chromium ] || apt_install chromium
+  packages=()
+  [ -x /usr/bin/chromium ] || packages+=(chromium)
+  # nginx-light: the smallest Debian nginx with TLS and HTTP/2, which the deployment test runs.
+  [ -x /usr/sbin/nginx ] || packages+=(nginx-light)
+  command -v openssl >/dev/null || packages+=(openssl)
+  command -v psql >/dev/null || packages+=(postgresql-client)
+  ((${#packages[@]} == 0)) || apt_install "${packages[@]}"
 fi
 exit 0

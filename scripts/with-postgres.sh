@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs a command with a throwaway PostgreSQL server: installs Debian's postgresql if missing,
-# starts a fresh cluster on a free loopback port, exports TEST_DATABASE_URL and
+# starts a fresh cluster on a free loopback port, exports TEST_DATABASE_URL, TEST_PG_CTL and
 # REQUIRE_POSTGRES=1, runs the command, then stops and removes the cluster (also on failure).
 # Usage: scripts/with-postgres.sh cargo test --workspace
 set -euo pipefail
@@ -53,7 +53,7 @@ chmod 755 "$PG_DIR"
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
 
 cleanup() {
-    "${RUN_AS[@]}" "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -m immediate stop >/dev/null 2>&1 || true
+    "$PG_DIR/pg_ctl" -m immediate stop >/dev/null 2>&1 || true
     rm -rf "$PG_DIR"
 }
 trap cleanup EXIT INT TERM
@@ -63,15 +63,21 @@ trap cleanup EXIT INT TERM
     exit 1
 }
 # Tests make a database each and run in parallel: allow plenty of connections; durability
-# does not matter for a throwaway cluster.
-"${RUN_AS[@]}" "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/server.log" -w -t 60 \
-    -o "-h 127.0.0.1 -p $PORT -k $PG_DIR -c max_connections=400 -c fsync=off -c synchronous_commit=off -c full_page_writes=off" \
-    start >/dev/null || {
+# does not matter for a throwaway cluster. $PG_DIR/pg_ctl runs pg_ctl on this cluster (the
+# deployment test stops and starts it: `"$TEST_PG_CTL" stop -m fast`, `"$TEST_PG_CTL" start`).
+cat >"$PG_DIR/pg_ctl" <<SH
+#!/bin/sh
+exec ${RUN_AS[*]} "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/server.log" -w -t 60 \\
+    -o "-h 127.0.0.1 -p $PORT -k $PG_DIR -c max_connections=400 -c fsync=off -c synchronous_commit=off -c full_page_writes=off" "\$@"
+SH
+chmod 755 "$PG_DIR/pg_ctl"
+"$PG_DIR/pg_ctl" start >/dev/null || {
     cat "$PG_DIR/server.log" >&2
     exit 1
 }
 
 export TEST_DATABASE_URL="postgres://postgres@127.0.0.1:$PORT/postgres"
+export TEST_PG_CTL="$PG_DIR/pg_ctl"
 export REQUIRE_POSTGRES=1
 echo "with-postgres: PostgreSQL $("$PG_BIN/postgres" --version | awk '{print $3}') on 127.0.0.1:$PORT" >&2
 

@@ -2,7 +2,8 @@
 
 use crate::clock::{Clock, OsEntropy, SystemClock};
 use crate::settings::{self, GoogleSettings, Settings};
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -11,16 +12,33 @@ use std::sync::Arc;
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+    /// `json`: one JSON object per log line, for a log collector.
+    #[arg(long, env = "LOG_FORMAT", value_enum, default_value_t = LogFormat::Text, global = true)]
+    pub log_format: LogFormat,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum LogFormat {
+    Text,
+    Json,
 }
 
 #[derive(Subcommand)]
 pub enum Command {
-    /// Serve dist/ and /api on 127.0.0.1:PORT.
+    /// Serve dist/ and /api on LISTEN (127.0.0.1:PORT unless told otherwise).
     Serve(Box<ServeArgs>),
     /// Make, list and revoke invitation codes.
     Invite {
         #[command(subcommand)]
         command: InviteCommand,
+        #[command(flatten)]
+        storage: StorageArgs,
+    },
+    /// Write a consistent copy of the SQLite database to PATH, also while the server runs
+    /// (PostgreSQL: use pg_dump).
+    Backup {
+        /// A new file; an existing one is never overwritten.
+        path: PathBuf,
         #[command(flatten)]
         storage: StorageArgs,
     },
@@ -76,9 +94,12 @@ impl StorageArgs {
 
 #[derive(Args)]
 pub struct ServeArgs {
-    /// Port on 127.0.0.1.
+    /// Port on 127.0.0.1 when LISTEN is not set.
     #[arg(long, env = "PORT", default_value_t = 8080)]
     pub port: u16,
+    /// Address and port to listen on, e.g. 127.0.0.1:8081 or [::1]:8081 [default: 127.0.0.1:$PORT]
+    #[arg(long, env = "LISTEN")]
+    pub listen: Option<SocketAddr>,
     /// The generator's output.
     #[arg(long, env = "DIST_DIR", default_value = "dist")]
     pub dist_dir: PathBuf,
@@ -87,7 +108,7 @@ pub struct ServeArgs {
     pub dev: bool,
     #[command(flatten)]
     pub storage: StorageArgs,
-    /// Where visitors reach the site; https makes cookies Secure [default: http://127.0.0.1:$PORT]
+    /// Where visitors reach the site; https makes cookies Secure [default: http://$LISTEN]
     #[arg(long, env = "PUBLIC_URL")]
     pub public_url: Option<String>,
     /// smtp://host:port, smtps://user:pass@host or smtp://host?tls=required; unset: mail goes to $DATA_DIR/outbox/*.eml
@@ -126,12 +147,17 @@ pub struct ServeArgs {
 }
 
 impl ServeArgs {
+    pub fn listen_addr(&self) -> SocketAddr {
+        self.listen
+            .unwrap_or_else(|| SocketAddr::from(([127, 0, 0, 1], self.port)))
+    }
+
     pub fn settings(&self) -> anyhow::Result<Settings> {
         let public_url = self
             .public_url
             .clone()
             .filter(|u| !u.is_empty())
-            .unwrap_or_else(|| format!("http://127.0.0.1:{}", self.port));
+            .unwrap_or_else(|| format!("http://{}", self.listen_addr()));
         let google = match (&self.google_client_id, &self.google_client_secret) {
             (Some(id), Some(secret)) if !id.is_empty() && !secret.is_empty() => Some(GoogleSettings {
                 client_id: id.clone(),
@@ -255,6 +281,48 @@ pub async fn members(
             }
         }
     }
+    Ok(())
+}
+
+/// `api backup PATH`: SQLite's `VACUUM INTO`, a snapshot as of one transaction that readers and
+/// writers of the live database are not blocked by. Opens the file read-only and runs no
+/// migration, so a backup taken with a newer binary before an upgrade leaves the database as it is.
+pub async fn backup(path: &Path, storage: &StorageArgs, out: &mut impl std::io::Write) -> anyhow::Result<()> {
+    use sea_orm::{ConnectionTrait, Statement};
+    let url = storage.database_url();
+    let Some(source) = crate::db::sqlite_path(&url) else {
+        anyhow::bail!(
+            "api backup copies a SQLite database, and DATABASE_URL names {}: back PostgreSQL up with \
+             pg_dump instead, e.g. pg_dump --format=custom --file=site.dump \"$DATABASE_URL\" (docs/deploy.md, Backups)",
+            crate::db::redact(&url)
+        );
+    };
+    anyhow::ensure!(
+        Path::new(&source).is_file(),
+        "there is no database at {source} to back up"
+    );
+    anyhow::ensure!(
+        !path.exists(),
+        "{} already exists: api backup never overwrites a file, give it a new name",
+        path.display()
+    );
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        anyhow::ensure!(dir.is_dir(), "the directory {} does not exist", dir.display());
+    }
+    let db = sea_orm::Database::connect(format!("sqlite://{source}?mode=ro"))
+        .await
+        .map_err(|e| anyhow::anyhow!("cannot open {source}: {e}"))?;
+    let target = path.to_string_lossy().into_owned();
+    db.execute(Statement::from_sql_and_values(
+        db.get_database_backend(),
+        "VACUUM INTO ?",
+        [target.into()],
+    ))
+    .await
+    .map_err(|e| anyhow::anyhow!("backing {source} up to {} failed: {e}", path.display()))?;
+    db.close().await?;
+    let size = std::fs::metadata(path)?.len();
+    writeln!(out, "Backed up {source} to {} ({size} bytes).", path.display())?;
     Ok(())
 }
 

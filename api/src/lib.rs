@@ -7,6 +7,7 @@ pub mod db;
 pub mod domain;
 pub mod i18n;
 pub mod invites;
+pub mod logging;
 pub mod mail;
 pub mod members;
 pub mod rate_limit;

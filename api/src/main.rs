@@ -1,23 +1,30 @@
 use api::cli::{Cli, Command};
 use clap::Parser;
+use std::time::Duration;
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    tracing_subscriber::fmt()
-        .with_env_filter(tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()))
-        .with_writer(std::io::stderr)
-        .init();
-    match Cli::parse().command {
+    let cli = Cli::parse();
+    api::logging::init(cli.log_format);
+    match cli.command {
         Command::Serve(args) => {
             let settings = args.settings()?;
             let state = api::startup::build_state(settings).await?;
             api::startup::sweep_hourly(state.clone());
             let app = api::startup::build_app_with_state(state)?;
-            let listener = tokio::net::TcpListener::bind(("127.0.0.1", args.port)).await?;
-            tracing::info!("serving on http://127.0.0.1:{}", args.port);
-            api::server::serve(listener, app).await?;
+            let listener = api::server::bind(args.listen_addr()).await?;
+            tracing::info!("serving on http://{}", listener.local_addr()?);
+            // `make dev`'s live-reload streams never end: no point waiting for them.
+            let grace = if args.dev {
+                Duration::ZERO
+            } else {
+                api::server::SHUTDOWN_GRACE
+            };
+            api::server::serve(listener, app, api::server::shutdown_signal(), grace).await?;
+            tracing::info!("stopped");
         }
         Command::Invite { command, storage } => api::cli::invite(&command, &storage, &mut std::io::stdout()).await?,
+        Command::Backup { path, storage } => api::cli::backup(&path, &storage, &mut std::io::stdout()).await?,
         Command::Members { command, storage } => api::cli::members(&command, &storage, &mut std::io::stdout()).await?,
     }
     Ok(())

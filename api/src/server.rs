@@ -11,6 +11,10 @@
 //!
 //! API requests run on the connection's loop too (hopping to another runtime cost a third of
 //! their throughput); the slow part of a login, argon2, goes to the blocking pool either way.
+//!
+//! Shutdown (SIGTERM from systemd, Ctrl-C): the listener closes at once, so new connections are
+//! refused and a proxy moves on to another instance; each open connection finishes the request
+//! it is answering, if any, then closes; after [`SHUTDOWN_GRACE`] the server stops regardless.
 
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
@@ -20,27 +24,69 @@ use poem::http::uri::Scheme;
 use poem::web::{LocalAddr, RemoteAddr};
 use poem::{Endpoint, Response};
 use std::convert::Infallible;
+use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::runtime::Handle;
+use tokio::sync::watch;
 
 /// A wait after a failed accept (out of file descriptors, say), so the loop does not spin.
 const ACCEPT_RETRY: Duration = Duration::from_millis(50);
 
+/// How long requests in flight may take to finish once shutdown begins; the systemd unit's
+/// TimeoutStopSec (deploy/api@.service) leaves room for it.
+pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
+
 type App = Arc<BoxEndpoint<'static, Response>>;
 
-/// Serves `app` on `listener` until the process ends.
-pub async fn serve(listener: TcpListener, app: BoxEndpoint<'static, Response>) -> std::io::Result<()> {
+/// Binds the listener, naming the address when that fails (in use, not an address of this host).
+pub async fn bind(addr: SocketAddr) -> anyhow::Result<TcpListener> {
+    TcpListener::bind(addr)
+        .await
+        .map_err(|e| anyhow::anyhow!("cannot listen on {addr}: {e}"))
+}
+
+/// Resolves on the first SIGTERM or SIGINT.
+pub async fn shutdown_signal() {
+    use tokio::signal::unix::{signal, SignalKind};
+    let (Ok(mut term), Ok(mut int)) = (signal(SignalKind::terminate()), signal(SignalKind::interrupt())) else {
+        tracing::warn!("cannot watch for SIGTERM/SIGINT: the server stops only when killed");
+        return std::future::pending().await;
+    };
+    let name = tokio::select! {
+        _ = term.recv() => "SIGTERM",
+        _ = int.recv() => "SIGINT",
+    };
+    tracing::info!("{name}: finishing the requests in flight, then stopping");
+}
+
+/// Serves `app` on `listener` until `shutdown` resolves, then lets open connections finish the
+/// request in hand for up to `grace` and returns.
+pub async fn serve(
+    listener: TcpListener,
+    app: BoxEndpoint<'static, Response>,
+    shutdown: impl Future<Output = ()>,
+    grace: Duration,
+) -> std::io::Result<()> {
     let app: App = Arc::new(app);
     let local = LocalAddr(listener.local_addr()?.into());
     let loops = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
     let loops = (0..loops)
         .map(connection_loop)
         .collect::<std::io::Result<Vec<Handle>>>()?;
+    // Every connection holds a receiver: the sender tells them to stop, and learns when the
+    // last one has closed.
+    let (stopping, stop) = watch::channel(false);
+    tokio::pin!(shutdown);
     for next in (0..loops.len()).cycle() {
-        let (stream, peer) = match listener.accept().await {
+        let accepted = tokio::select! {
+            biased;
+            () = &mut shutdown => break,
+            accepted = listener.accept() => accepted,
+        };
+        let (stream, peer) = match accepted {
             Ok(accepted) => accepted,
             Err(error) => {
                 tracing::warn!(%error, "accepting a connection failed");
@@ -50,15 +96,25 @@ pub async fn serve(listener: TcpListener, app: BoxEndpoint<'static, Response>) -
         };
         // Re-registered with the loop's own reactor there.
         let stream = stream.into_std()?;
-        let (app, local) = (app.clone(), local.clone());
+        let (app, local, stop) = (app.clone(), local.clone(), stop.clone());
         loops[next].spawn(async move {
             match TcpStream::from_std(stream) {
-                Ok(stream) => serve_connection(stream, peer, local, app).await,
+                Ok(stream) => serve_connection(stream, peer, local, app, stop).await,
                 Err(error) => tracing::warn!(%error, "a connection could not join its loop"),
             }
         });
     }
-    unreachable!("the accept loop cycles forever")
+    drop(listener);
+    drop(stop);
+    let _ = stopping.send(true);
+    if tokio::time::timeout(grace, stopping.closed()).await.is_err() {
+        tracing::warn!(
+            open = stopping.receiver_count(),
+            "connections still open after {}s: stopping anyway",
+            grace.as_secs()
+        );
+    }
+    Ok(())
 }
 
 /// A thread with a single-threaded runtime that runs the connections spawned on its handle.
@@ -71,7 +127,13 @@ fn connection_loop(n: usize) -> std::io::Result<Handle> {
     Ok(handle)
 }
 
-async fn serve_connection(stream: TcpStream, peer: SocketAddr, local: LocalAddr, app: App) {
+async fn serve_connection(
+    stream: TcpStream,
+    peer: SocketAddr,
+    local: LocalAddr,
+    app: App,
+    mut stop: watch::Receiver<bool>,
+) {
     // Responses go out whole in one write; waiting to coalesce them only adds latency.
     let _ = stream.set_nodelay(true);
     let remote = RemoteAddr(peer.into());
@@ -83,7 +145,18 @@ async fn serve_connection(stream: TcpStream, peer: SocketAddr, local: LocalAddr,
     let connection = http1::Builder::new()
         .keep_alive(true)
         .serve_connection(TokioIo::new(stream), service);
-    if let Err(error) = connection.with_upgrades().await {
+    let connection = connection.with_upgrades();
+    tokio::pin!(connection);
+    let ended = tokio::select! {
+        ended = connection.as_mut() => ended,
+        // An error means the sender is gone: stopping too.
+        _ = async { stop.wait_for(|stopping| *stopping).await.map(|_| ()) } => {
+            // Answers the request in hand (with `Connection: close`), or closes an idle one.
+            connection.as_mut().graceful_shutdown();
+            connection.await
+        }
+    };
+    if let Err(error) = ended {
         tracing::debug!(%error, %peer, "connection ended with an error");
     }
 }

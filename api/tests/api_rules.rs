@@ -174,6 +174,14 @@ on_both_databases! {
                     assert_eq!(responses.len(), 1, "{method} {path}");
                     continue;
                 }
+                if path.starts_with("/health") {
+                    // Liveness always answers; readiness answers 503 while the database does not.
+                    let expected: &[&str] = if path == "/health" { &["200", "503"] } else { &["200"] };
+                    assert_eq!(responses.keys().collect::<Vec<_>>(), expected, "{method} {path}");
+                    continue;
+                }
+                let unavailable = responses["503"]["headers"].as_object().unwrap();
+                assert!(unavailable.keys().any(|h| h.eq_ignore_ascii_case("retry-after")), "{method} {path}");
                 for status in ["400", "429"] {
                     assert!(responses.contains_key(status), "{method} {path} lacks {status}");
                 }
@@ -194,6 +202,8 @@ on_both_databases! {
                 "GET /auth/google/callback",
                 "GET /denglu",
                 "GET /feed",
+                "GET /health",
+                "GET /health/live",
                 "POST /auth/verify-invite",
                 "POST /denglu",
                 "POST /register",
@@ -245,14 +255,7 @@ async fn sqlite_runs_in_wal_mode() {
 #[tokio::test]
 async fn the_whole_app_serves_the_api_under_api() {
     let dir = tempfile::tempdir().unwrap();
-    let dist = dir.path().join("dist");
-    std::fs::create_dir_all(&dist).unwrap();
-    std::fs::write(
-        dist.join("_site.json"),
-        r#"{"languages":[{"code":"en","tag":"en"},{"code":"zh","tag":"zh-Hant"},{"code":"ja","tag":"ja"}],
-            "default_language":"en","script_hashes":[],"dev":false}"#,
-    )
-    .unwrap();
+    let dist = common::minimal_dist(dir.path());
     let settings = api::settings::Settings::for_data_dir(&dir.path().join("data"), &dist, 8080);
     let app = api::startup::build_app(settings).await.unwrap();
     let client = poem::test::TestClient::new(app);

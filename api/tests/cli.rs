@@ -4,21 +4,13 @@ mod common;
 use common::{Backend, TestApp};
 use poem::http::StatusCode;
 use serde_json::json;
-use std::process::Command;
 
 fn api_cli(app: &TestApp, args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_api"))
-        .args(args)
-        .env("DATA_DIR", app.dir.path().join("data"))
-        .env("DATABASE_URL", &app.database_url)
-        .env("RUST_LOG", "warn")
-        .output()
-        .expect("run the api binary");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    common::run_api(|api| {
+        api.args(args)
+            .env("DATA_DIR", app.dir.path().join("data"))
+            .env("DATABASE_URL", &app.database_url)
+    })
 }
 
 on_both_databases! {
@@ -76,13 +68,11 @@ on_both_databases! {
 
 #[test]
 fn serve_help_lists_every_environment_variable() {
-    let out = Command::new(env!("CARGO_BIN_EXE_api"))
-        .args(["serve", "--help"])
-        .output()
-        .unwrap();
-    let help = String::from_utf8_lossy(&out.stdout);
+    let (_, help, _) = common::run_api(|api| api.args(["serve", "--help"]));
     for var in [
         "PORT",
+        "LISTEN",
+        "LOG_FORMAT",
         "DIST_DIR",
         "DATA_DIR",
         "DATABASE_URL",
@@ -102,5 +92,25 @@ fn serve_help_lists_every_environment_variable() {
             help.contains(&format!("env: {var}")),
             "{var} missing from serve --help:\n{help}"
         );
+    }
+}
+
+/// deploy/api.env.example is what an operator copies: it names every setting `serve` reads.
+#[test]
+fn the_example_environment_file_names_every_setting() {
+    let (_, help, _) = common::run_api(|api| api.args(["serve", "--help"]));
+    let example = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../deploy/api.env.example")).unwrap();
+    let named: Vec<&str> = example
+        .lines()
+        .filter_map(|l| l.trim_start_matches('#').split_once('=').map(|(name, _)| name.trim()))
+        .collect();
+    let read: Vec<&str> = help
+        .split("[env: ")
+        .skip(1)
+        .filter_map(|rest| rest.split(['=', ']']).next())
+        .collect();
+    assert!(read.len() >= 15, "{help}");
+    for var in read {
+        assert!(named.contains(&var), "{var} is missing from deploy/api.env.example");
     }
 }

@@ -740,7 +740,8 @@ async fn start_serve(dist_dir: &Path, dev: bool) -> std::net::SocketAddr {
     .unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    tokio::spawn(api::server::serve(listener, app));
+    let forever = std::future::pending();
+    tokio::spawn(api::server::serve(listener, app, forever, api::server::SHUTDOWN_GRACE));
     addr
 }
 

@@ -18,7 +18,7 @@ export const CHROMIUM = '/usr/bin/chromium';
 
 const run = promisify(execFile);
 
-async function freePort() {
+export async function freePort() {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.unref();
@@ -96,30 +96,8 @@ export async function startServer({ env = {} } = {}) {
      * The 6-digit code in the newest mail in DATA_DIR/outbox addressed to `email`; with `except`,
      * waits for a newer mail than the one that brought that code (the API mails after answering).
      */
-    async latestCode(email, { except } = {}) {
-      const outbox = path.join(dataDir, 'outbox');
-      const deadline = Date.now() + 10000;
-      while (Date.now() < deadline) {
-        const files = existsSync(outbox) ? (await readdir(outbox)).filter((f) => f.endsWith('.eml')) : [];
-        const mails = await Promise.all(
-          files.map(async (f) => {
-            const file = path.join(outbox, f);
-            return { text: await readFile(file, 'utf8'), name: f };
-          }),
-        );
-        const addressed = mails
-          .filter((m) => new RegExp(`^To:.*${email.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'mi').test(m.text))
-          // Outbox names begin with when the message was written.
-          .sort((a, b) => b.name.localeCompare(a.name));
-        if (addressed.length > 0) {
-          const body = decodeMail(addressed[0].text);
-          const code = /\b(\d{6})\b/.exec(body);
-          if (!code) throw new Error(`no 6-digit code in the mail to ${email}:\n${body}`);
-          if (code[1] !== except) return code[1];
-        }
-        await new Promise((resolve) => setTimeout(resolve, 200));
-      }
-      throw new Error(`no mail to ${email} in ${outbox}`);
+    latestCode(email, { except } = {}) {
+      return latestCodeIn([path.join(dataDir, 'outbox')], email, { except });
     },
     /** A new invitation code: the last line `api invite create` prints. */
     async createInvite() {
@@ -128,6 +106,33 @@ export async function startServer({ env = {} } = {}) {
       return lines[lines.length - 1].trim();
     },
   };
+}
+
+/**
+ * The 6-digit code in the newest mail addressed to `email` in any of `outboxes` (several servers
+ * may share the mailing); with `except`, waits for a newer code than that one.
+ */
+export async function latestCodeIn(outboxes, email, { except } = {}) {
+  const deadline = Date.now() + 10000;
+  while (Date.now() < deadline) {
+    const mails = [];
+    for (const outbox of outboxes) {
+      const files = existsSync(outbox) ? (await readdir(outbox)).filter((f) => f.endsWith('.eml')) : [];
+      for (const f of files) mails.push({ text: await readFile(path.join(outbox, f), 'utf8'), name: f });
+    }
+    const addressed = mails
+      .filter((m) => new RegExp(`^To:.*${email.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'mi').test(m.text))
+      // Outbox names begin with when the message was written.
+      .sort((a, b) => b.name.localeCompare(a.name));
+    if (addressed.length > 0) {
+      const body = decodeMail(addressed[0].text);
+      const code = /\b(\d{6})\b/.exec(body);
+      if (!code) throw new Error(`no 6-digit code in the mail to ${email}:\n${body}`);
+      if (code[1] !== except) return code[1];
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`no mail to ${email} in ${outboxes.join(', ')}`);
 }
 
 /** Undoes quoted-printable and base64 bodies enough to find a code in them. */

@@ -1,4 +1,9 @@
-//! The schema, as migrations run at start.
+//! The schema, as migrations run at start (see `db::connect`, which serialises instances).
+//!
+//! Versioned and forward-only: a change to the schema is a new migration appended to
+//! `Migrator::migrations` with a later name; an applied migration is never edited, and there is
+//! no way down (an upgrade is undone by restoring a backup, docs/deploy.md). A binary older than
+//! the database refuses to start, since it does not know a migration that was applied.
 
 use sea_orm_migration::prelude::*;
 use sea_orm_migration::schema::*;
@@ -146,22 +151,6 @@ impl MigrationTrait for CreateTables {
                 .to_owned(),
         )
         .await?;
-        Ok(())
-    }
-
-    async fn down(&self, m: &SchemaManager) -> Result<(), DbErr> {
-        for table in [
-            "rate_events",
-            "oauth_states",
-            "google_pending",
-            "invites",
-            "reset_tokens",
-            "email_codes",
-            "sessions",
-            "members",
-        ] {
-            m.drop_table(Table::drop().table(t(table)).to_owned()).await?;
-        }
         Ok(())
     }
 }

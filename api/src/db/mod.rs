@@ -3,9 +3,16 @@
 pub mod entities;
 pub mod migration;
 
-use sea_orm::{ConnectOptions, ConnectionTrait, Database, DatabaseConnection, DbBackend};
+use sea_orm::{
+    ConnAcquireErr, ConnectOptions, ConnectionTrait, Database, DatabaseConnection, DbBackend, DbErr, RuntimeErr,
+    TransactionTrait,
+};
 use sea_orm_migration::MigratorTrait;
 use std::time::Duration;
+
+/// How long a request waits for a database connection. Short: while the database is down a
+/// request waits this long before it is told to retry, and a proxy's timeout must exceed it.
+pub const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(3);
 
 /// Connects, switches SQLite to WAL, and brings the schema up to date.
 pub async fn connect(url: &str) -> anyhow::Result<DatabaseConnection> {
@@ -19,7 +26,10 @@ pub async fn connect(url: &str) -> anyhow::Result<DatabaseConnection> {
     let mut options = ConnectOptions::new(url.to_string());
     options
         .max_connections(if url.starts_with("sqlite:") { 8 } else { 16 })
-        .acquire_timeout(Duration::from_secs(10))
+        .acquire_timeout(ACQUIRE_TIMEOUT)
+        // A connection the database dropped (restart, failover) is found by a ping before use
+        // and replaced, so the pool recovers on its own once the database is back.
+        .test_before_acquire(true)
         .sqlx_logging(false);
     let db = Database::connect(options)
         .await
@@ -28,11 +38,81 @@ pub async fn connect(url: &str) -> anyhow::Result<DatabaseConnection> {
         // WAL lets readers run while a writer commits; the setting is stored in the file.
         db.execute_unprepared("PRAGMA journal_mode=WAL").await?;
     }
-    migration::Migrator::up(&db, None).await?;
+    migrate(&db, url).await?;
     Ok(db)
 }
 
-fn sqlite_path(url: &str) -> Option<String> {
+/// The key of the PostgreSQL advisory lock that migrations run under (any constant unique to
+/// this application; "site" in ASCII).
+const MIGRATION_LOCK: i64 = 0x73_69_74_65;
+
+/// Applies the migrations this binary knows and the database lacks, one instance at a time:
+/// instances started together would otherwise both create the same tables, and one would fail.
+async fn migrate(db: &DatabaseConnection, url: &str) -> anyhow::Result<()> {
+    match db.get_database_backend() {
+        DbBackend::Postgres => {
+            // Held until the transaction ends; the migrations run inside it (PostgreSQL's DDL is
+            // transactional), so a second instance waits, then finds nothing left to do.
+            let txn = db.begin().await?;
+            txn.execute_unprepared(&format!("SELECT pg_advisory_xact_lock({MIGRATION_LOCK})"))
+                .await?;
+            migration::Migrator::up(&txn, None).await?;
+            txn.commit().await?;
+        }
+        _ => {
+            // SQLite: an exclusive flock on a file beside the database for as long as the
+            // migrator runs. Not on the database file itself: closing any descriptor of that file
+            // drops every POSIX lock this process holds on it, SQLite's own included.
+            let _lock = match sqlite_path(url) {
+                Some(path) => Some(lock_file(std::path::PathBuf::from(format!("{path}-migrate.lock"))).await?),
+                None => None,
+            };
+            migration::Migrator::up(db, None).await?;
+        }
+    }
+    Ok(())
+}
+
+/// Waits for an exclusive lock on `path`; the lock goes with the returned file.
+async fn lock_file(path: std::path::PathBuf) -> anyhow::Result<std::fs::File> {
+    let shown = path.display().to_string();
+    tokio::task::spawn_blocking(move || {
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)?;
+        file.lock()?;
+        Ok(file)
+    })
+    .await?
+    .map_err(|e: std::io::Error| anyhow::anyhow!("cannot lock {shown} for migrations: {e}"))
+}
+
+/// True when `err` says the database cannot be reached (down, restarting, refusing connections)
+/// rather than that a query was wrong: such requests are worth retrying later.
+pub fn is_unavailable(err: &DbErr) -> bool {
+    use sea_orm::sqlx::Error;
+    let sqlx = match err {
+        DbErr::ConnectionAcquire(ConnAcquireErr::Timeout | ConnAcquireErr::ConnectionClosed) => return true,
+        DbErr::Conn(RuntimeErr::SqlxError(e))
+        | DbErr::Exec(RuntimeErr::SqlxError(e))
+        | DbErr::Query(RuntimeErr::SqlxError(e)) => e,
+        _ => return false,
+    };
+    match sqlx {
+        Error::Io(_) | Error::Tls(_) | Error::PoolTimedOut | Error::PoolClosed | Error::WorkerCrashed => true,
+        // PostgreSQL: class 08 is a connection exception; 57P01-57P03 an administrator's or a
+        // crash's shutdown, or a server that is starting or stopping.
+        Error::Database(e) => e
+            .code()
+            .is_some_and(|code| code.starts_with("08") || matches!(&*code, "57P01" | "57P02" | "57P03")),
+        _ => false,
+    }
+}
+
+/// The file of a SQLite URL (None for PostgreSQL and in-memory databases).
+pub fn sqlite_path(url: &str) -> Option<String> {
     let rest = url.strip_prefix("sqlite://").or_else(|| url.strip_prefix("sqlite:"))?;
     let path = rest.split('?').next().unwrap_or("");
     (!path.is_empty() && path != ":memory:").then(|| path.to_string())

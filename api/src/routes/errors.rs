@@ -47,9 +47,10 @@ macro_rules! error_response {
             /// Something failed on the server's side (the database or the mail server).
             #[oai(status = 500)]
             Internal(Json<$body>),
-            /// Mail could not be sent; try again later.
+            /// Mail could not be sent, or the database does not answer; try again later
+            /// (after `Retry-After` seconds when given).
             #[oai(status = 503)]
-            Unavailable(Json<$body>),
+            Unavailable(Json<$body>, #[oai(header = "Retry-After")] Option<u64>),
         }
 
         impl $name {
@@ -67,7 +68,14 @@ macro_rules! error_response {
                         Self::body(t(lang, "errors.tooManyRequests").replace("{seconds}", &seconds.to_string())),
                         seconds,
                     ),
-                    Failure::Unavailable(key) => $name::Unavailable(Self::body(t(lang, key))),
+                    Failure::Unavailable(key) => $name::Unavailable(Self::body(t(lang, key)), None),
+                    Failure::DatabaseDown(err) => {
+                        tracing::warn!("database unavailable: {err}");
+                        $name::Unavailable(
+                            Self::body(t(lang, "errors.databaseUnavailable")),
+                            Some(DATABASE_RETRY_SECONDS),
+                        )
+                    }
                     Failure::Internal(err) => {
                         tracing::error!("internal error: {err:#}");
                         $name::Internal(Self::body(t(lang, "errors.internal")))
@@ -88,18 +96,30 @@ pub enum Failure {
     Unauthorized(Problem),
     TooMany(u64),
     Unavailable(Problem),
+    /// The database cannot be reached: a 503 the client may retry, not a 500.
+    DatabaseDown(sea_orm::DbErr),
     Internal(anyhow::Error),
 }
 
+/// The `Retry-After` of a 503 while the database is unreachable: about a restart's length.
+pub const DATABASE_RETRY_SECONDS: u64 = 5;
+
 impl From<sea_orm::DbErr> for Failure {
     fn from(err: sea_orm::DbErr) -> Self {
-        Failure::Internal(err.into())
+        if crate::db::is_unavailable(&err) {
+            Failure::DatabaseDown(err)
+        } else {
+            Failure::Internal(err.into())
+        }
     }
 }
 
 impl From<anyhow::Error> for Failure {
     fn from(err: anyhow::Error) -> Self {
-        Failure::Internal(err)
+        match err.downcast::<sea_orm::DbErr>() {
+            Ok(db) => db.into(),
+            Err(err) => Failure::Internal(err),
+        }
     }
 }
 

@@ -4,6 +4,7 @@ pub mod docs;
 pub mod errors;
 pub mod feed;
 pub mod google;
+pub mod health;
 pub mod login;
 pub mod register;
 pub mod reset;
@@ -22,11 +23,12 @@ pub fn api(state: Arc<AppState>) -> impl Endpoint<Output = Response> {
             reset::ResetApi(state.clone()),
             google::GoogleApi(state.clone()),
             feed::FeedApi(state.clone()),
+            health::HealthApi(state.clone()),
         ),
         "Membership API",
         env!("CARGO_PKG_VERSION"),
     )
-    .description("Invitation-only sign-up, login, password reset, Google sign-in and the blog feed.")
+    .description("Invitation-only sign-up, login, password reset, Google sign-in, the blog feed and health checks.")
     .server("/api");
     let spec = service.spec_endpoint();
     let docs = docs::docs_endpoint(service.swagger_ui_html());

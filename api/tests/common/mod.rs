@@ -16,6 +16,35 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+/// A dist/ in `dir` with only the build facts the server needs (`_site.json`) and a home page.
+pub fn minimal_dist(dir: &std::path::Path) -> PathBuf {
+    let dist = dir.join("dist");
+    std::fs::create_dir_all(&dist).unwrap();
+    std::fs::write(
+        dist.join("_site.json"),
+        r#"{"languages":[{"code":"en","tag":"en"},{"code":"zh","tag":"zh-Hant"},{"code":"ja","tag":"ja"}],
+            "default_language":"en","script_hashes":[],"dev":false}"#,
+    )
+    .unwrap();
+    std::fs::write(dist.join("index.html"), "<!doctype html><title>home</title>").unwrap();
+    dist
+}
+
+/// Runs the `api` binary as `command` sets it up: (success, stdout, stderr).
+pub fn run_api(
+    command: impl FnOnce(&mut std::process::Command) -> &mut std::process::Command,
+) -> (bool, String, String) {
+    let mut api = std::process::Command::new(env!("CARGO_BIN_EXE_api"));
+    let out = command(api.env("RUST_LOG", "warn"))
+        .output()
+        .expect("run the api binary");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
 #[derive(Clone, Copy, Debug)]
 pub enum Backend {
     Sqlite,

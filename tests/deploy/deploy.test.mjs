@@ -1,0 +1,267 @@
+// The deployment of docs/deploy.md, run on loopback: nginx with the shipped site in front of two
+// `api` instances sharing one PostgreSQL. Run it under scripts/with-postgres.sh (make test does):
+//   scripts/with-postgres.sh node --test tests/deploy/deploy.test.mjs
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { distDir, repoDir } from '../browser/harness.mjs';
+import { direct, sessionCookie, startStack, waitFor } from './stack.mjs';
+
+const apiText = async (lang) => JSON.parse(await readFile(path.join(repoDir, `locales/${lang}/api.json`), 'utf8'));
+
+function identity(tag) {
+  const id = randomBytes(4).toString('hex');
+  return { username: `${tag}_${id}`, email: `${tag}.${id}@example.test`, password: `pw-${id}-Secret!` };
+}
+
+let stack;
+let client;
+
+before(async () => {
+  stack = await startStack();
+  client = stack.client();
+});
+
+after(async () => {
+  client?.close();
+  if (!stack) return;
+  const exits = await stack.stop();
+  // SIGTERM is a clean stop for every instance still running.
+  for (const exit of exits) assert.deepEqual(exit, { code: 0, signal: null });
+});
+
+/** Signs a member up through nginx as a visitor would, reading the code from whichever outbox has it. */
+async function signUp(who) {
+  const invitationCode = (await stack.api('invite', 'create')).trim().split('\n').pop().trim();
+  const sent = await client.request('POST', '/api/send-email', {
+    body: { email: who.email, username: who.username, preferredLanguage: 'en' },
+  });
+  assert.equal(sent.status, 200, sent.text);
+  const emailVerificationCode = await stack.latestCode(who.email);
+  const registered = await client.request('POST', '/api/register', {
+    body: { username: who.username, password: who.password, email: who.email, invitationCode, emailVerificationCode },
+  });
+  assert.equal(registered.status, 200, registered.text);
+  return emailVerificationCode;
+}
+
+async function logIn(who, via = client) {
+  const login = await via.request('POST', '/api/denglu', { body: { username: who.username, password: who.password } });
+  assert.equal(login.status, 200, login.text);
+  return sessionCookie(login);
+}
+
+async function statusVia(via, cookie) {
+  const response = await via.request('GET', '/api/denglu', { headers: { cookie } });
+  assert.equal(response.status, 200, response.text);
+  return response.json();
+}
+
+const statusDirect = async (instance, cookie) => {
+  const response = await direct(instance, 'GET', '/api/denglu', { headers: { cookie } });
+  assert.equal(response.status, 200, response.text);
+  return response.json();
+};
+
+test('the shipped nginx site passes nginx -t and speaks HTTP/2 over TLS; both instances started together on the empty database', async () => {
+  assert.match(stack.nginxTest.stderr, /syntax is ok/);
+  assert.match(stack.nginxTest.stderr, /test is successful/);
+  assert.equal(await client.protocol(), 'h2');
+  for (const instance of stack.instances) {
+    const health = await direct(instance, 'GET', '/api/health');
+    assert.equal(health.status, 200, health.text);
+    assert.doesNotMatch(instance.log(), /ERROR|panicked/);
+  }
+  assert.equal(Number(await stack.psql('SELECT count(*) FROM seaql_migrations')), 1);
+  const health = await client.request('GET', '/api/health');
+  assert.deepEqual([health.status, health.json()], [200, { status: 'ok' }]);
+  // Plain HTTP only redirects to https.
+  const plain = await fetch(`http://127.0.0.1:${stack.httpPort}/notes?x=1`, { redirect: 'manual' });
+  assert.equal(plain.status, 301);
+  assert.equal(plain.headers.get('location'), 'https://127.0.0.1/notes?x=1');
+});
+
+test('sign-up, login, status, logout and password reset through nginx; a session holds on both instances and ends on both', async () => {
+  const who = identity('deploy');
+  const signUpCode = await signUp(who);
+  const cookie = await logIn(who);
+  assert.deepEqual(await statusVia(client, cookie), { loggedIn: true, username: who.username });
+  const [first, second] = stack.instances;
+  for (const instance of stack.instances) {
+    assert.deepEqual(await statusDirect(instance, cookie), { loggedIn: true, username: who.username }, instance.name);
+  }
+  // Cookies are Secure: PUBLIC_URL is https.
+  const again = await client.request('POST', '/api/denglu', { body: { username: who.username, password: who.password } });
+  assert.match([again.headers['set-cookie']].flat()[0], /; Secure/);
+
+  const out = await direct(first, 'GET', '/api/denglu?logout=true', { headers: { cookie } });
+  assert.equal(out.status, 200, out.text);
+  assert.deepEqual(await statusDirect(second, cookie), { loggedIn: false });
+  assert.deepEqual(await statusVia(client, cookie), { loggedIn: false });
+
+  const sent = await client.request('POST', '/api/send-verify-code', {
+    body: { username: who.username, email: who.email, preferredLanguage: 'en' },
+  });
+  assert.equal(sent.status, 200, sent.text);
+  const code = await stack.latestCode(who.email, { except: signUpCode });
+  const verified = await client.request('POST', '/api/verify-code', { body: { username: who.username, email: who.email, code } });
+  assert.equal(verified.status, 200, verified.text);
+  const newPassword = `${who.password}-new`;
+  const reset = await client.request('POST', '/api/reset-password', {
+    headers: { authorization: `Bearer ${verified.json().token}` },
+    body: { username: who.username, newPassword },
+  });
+  assert.equal(reset.status, 200, reset.text);
+  const old = await client.request('POST', '/api/denglu', { body: { username: who.username, password: who.password } });
+  assert.equal(old.status, 401, old.text);
+  await logIn({ ...who, password: newPassword });
+});
+
+/** The headers a client sees, less those that belong to the connection rather than the response. */
+function responseHeaders(headers) {
+  const hop = new Set(['connection', 'keep-alive', 'transfer-encoding', 'date', 'server', 'content-length']);
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => !hop.has(name)));
+}
+
+test('responses through nginx carry the same status and headers as the instance alone', async () => {
+  const manifest = JSON.parse(await readFile(path.join(distDir, 'assets/manifest.json'), 'utf8'));
+  const cases = [
+    ['/', { 'accept-encoding': 'br, gzip' }],
+    ['/', { 'accept-language': 'ja,en;q=0.5', 'accept-encoding': 'gzip' }],
+    ['/zh/', {}],
+    ['/no-such-page', { 'accept-language': 'zh-TW' }],
+    [manifest.entry, { 'accept-encoding': 'br' }],
+    ['/api/denglu', { 'accept-language': 'ja' }],
+    ['/api/health/live', {}],
+  ];
+  for (const [pathname, headers] of cases) {
+    const proxied = await client.request('GET', pathname, { headers });
+    const alone = await direct(stack.instances[0], 'GET', pathname, { headers });
+    const what = `${pathname} ${JSON.stringify(headers)}`;
+    assert.equal(proxied.status, alone.status, what);
+    assert.deepEqual(responseHeaders(proxied.headers), responseHeaders(alone.headers), what);
+    assert.equal(proxied.text.length, alone.text.length, what);
+  }
+  const page = await client.request('GET', '/zh/');
+  assert.match(page.headers['content-security-policy'], /default-src 'self'/);
+  assert.equal(page.headers['content-language'], 'zh-Hant');
+  assert.match(page.headers.vary, /Accept-Encoding/);
+  assert.equal(page.headers['cache-control'], 'no-cache');
+  const asset = await client.request('GET', manifest.entry);
+  assert.equal(asset.headers['cache-control'], 'public, max-age=31536000, immutable');
+});
+
+test('killing an instance in the middle of a load run loses no idempotent request', async () => {
+  const [, victim] = stack.instances;
+  const total = 2000;
+  const paths = ['/', '/api/denglu'];
+  const statuses = new Map();
+  let done = 0;
+  let next = 0;
+  let killed;
+  const worker = async () => {
+    while (next < total) {
+      const pathname = paths[next++ % paths.length];
+      const response = await client.request('GET', pathname);
+      const key = `${pathname} ${response.status}`;
+      statuses.set(key, (statuses.get(key) ?? 0) + 1);
+      if (++done === total / 4) killed = victim.stop('SIGKILL');
+    }
+  };
+  await Promise.all(Array.from({ length: 16 }, worker));
+  assert.deepEqual((await killed).signal, 'SIGKILL');
+  assert.deepEqual(Object.fromEntries(statuses), { '/ 200': total / 2, '/api/denglu 200': total / 2 });
+  const log = await stack.accessLog();
+  assert.ok(
+    log.some((entry) => entry.upstream.includes(`127.0.0.1:${victim.port}`)) && log.some((entry) => entry.upstream.includes(',')),
+    'both instances served, and requests the killed one failed were passed to the other',
+  );
+  await victim.start();
+});
+
+test('while PostgreSQL is stopped the API answers a translated 503 with Retry-After, pages still load, and it recovers without a restart', async () => {
+  const who = identity('outage');
+  await signUp(who);
+  const cookie = await logIn(who);
+  const ja = (await apiText('ja')).errors.databaseUnavailable;
+  const pages = [];
+  let outage = true;
+  // Pages keep loading all through the outage.
+  const pageLoad = (async () => {
+    while (outage) pages.push((await client.request('GET', '/')).status);
+  })();
+
+  await stack.pgCtl('stop', '-m', 'fast');
+  try {
+    const down = await waitFor('the API reports the database down', async () => {
+      const response = await client.request('GET', '/api/denglu', { headers: { cookie, 'accept-language': 'ja' } });
+      return response.status === 503 && response;
+    });
+    assert.equal(down.json().message, ja);
+    assert.ok(Number(down.headers['retry-after']) > 0, JSON.stringify(down.headers));
+    const login = await client.request('POST', '/api/denglu', { body: { username: who.username, password: who.password } });
+    assert.equal(login.status, 503, login.text);
+    const health = await client.request('GET', '/api/health');
+    assert.equal(health.status, 503, health.text);
+    assert.match(health.json().reason, /^database: /);
+    assert.equal((await client.request('GET', '/api/health/live')).status, 200);
+  } finally {
+    await stack.pgCtl('start');
+  }
+  await waitFor('the API serves again', async () => (await statusVia(client, cookie)).loggedIn);
+  outage = false;
+  await pageLoad;
+  assert.ok(pages.length > 0 && pages.every((s) => s === 200), JSON.stringify(pages));
+  // Nothing was lost, and every instance recovered by itself.
+  for (const instance of stack.instances) {
+    await waitFor(`${instance.name} serves again`, async () => (await direct(instance, 'GET', '/api/health')).status === 200);
+    assert.deepEqual(await statusDirect(instance, cookie), { loggedIn: true, username: who.username }, instance.name);
+  }
+  await logIn(who);
+  assert.match(await stack.api('members', 'list'), new RegExp(who.username));
+});
+
+test('per-client limits through nginx: clients are told apart by the address nginx adds, and one limit holds on both instances', async () => {
+  const [first, second] = [stack.client('127.0.0.2'), stack.client('127.0.0.3')];
+  const failedLogin = (via, headers = {}) =>
+    via.request('POST', '/api/denglu', {
+      headers,
+      // A new name each time: only the per-client limit applies, never the per-username one.
+      body: { username: `nobody_${randomBytes(4).toString('hex')}`, password: 'not the password' },
+    });
+  try {
+    let allowed = 0;
+    for (;;) {
+      const response = await failedLogin(first);
+      if (response.status === 429) break;
+      assert.equal(response.status, 401, response.text);
+      assert.ok(++allowed < 500, 'the per-client limit of failed logins never came');
+    }
+    assert.ok(allowed > 1, `only ${allowed} failed login allowed before the limit`);
+    const other = await failedLogin(second);
+    assert.equal(other.status, 401, `another client shares the first one's limit: ${other.text}`);
+    // More attempts land on both instances, and both refuse them; a forged X-Forwarded-For does
+    // not help, since nginx appends the address it sees.
+    for (const headers of [{}, {}, { 'x-forwarded-for': '203.0.113.9' }, {}]) {
+      const refused = await failedLogin(first, headers);
+      assert.equal(refused.status, 429, refused.text);
+      assert.ok(Number(refused.headers['retry-after']) > 0);
+    }
+    const refusedBy = (await stack.accessLog())
+      .filter((e) => e.client === '127.0.0.2' && e.method === 'POST' && e.status === 429)
+      .map((e) => e.upstream);
+    assert.equal(new Set(refusedBy).size, 2, `refused by ${[...new Set(refusedBy)]}`);
+  } finally {
+    first.close();
+    second.close();
+  }
+});
+
+test('HSTS on https through nginx, as the instance sends it with an https PUBLIC_URL', async () => {
+  const page = await client.request('GET', '/');
+  assert.match(page.headers['strict-transport-security'] ?? '', /max-age=\d+/);
+  const alone = await direct(stack.instances[0], 'GET', '/');
+  assert.equal(page.headers['strict-transport-security'], alone.headers['strict-transport-security']);
+});
