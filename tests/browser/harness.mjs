@@ -146,7 +146,8 @@ function decodeMail(text) {
   return body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex) => String.fromCharCode(parseInt(hex, 16)));
 }
 
-export async function launchBrowser() {
+/** Headless Debian Chromium; `args` adds command-line switches. */
+export async function launchBrowser({ args = [] } = {}) {
   if (!existsSync(CHROMIUM)) {
     throw new Error(
       `${CHROMIUM} is missing: install Debian's chromium package (apt-get install chromium); the tests never download a browser`,
@@ -162,6 +163,7 @@ export async function launchBrowser() {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      ...args,
     ],
   });
 }

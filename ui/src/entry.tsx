@@ -5,10 +5,13 @@ import { loaders } from 'virtual:islands';
 import { IslandRoot } from './components/IslandRoot';
 import { createI18n, type LocaleBundle } from './lib/i18n';
 import { loadLocale } from './lib/localeLoader';
-import { importWithTimeout, ChunkLoadError, showChunkError } from './lib/chunks';
+import { importWithTimeout, ChunkLoadError, retryLoader, showChunkError } from './lib/chunks';
 import { DEFAULT_LANGUAGE } from './lib/languages';
 import { watchScrollers } from './lib/scrollers';
 import { applyDarkMode, readPreference, readSelectedLanguage, writeLanguageCookie } from './lib/preferences';
+
+/** Retries so far on this page: each asks for its chunk under a URL not tried before. */
+let retries = 0;
 
 function parseProps(el: HTMLElement): Record<string, unknown> {
   try {
@@ -19,9 +22,8 @@ function parseProps(el: HTMLElement): Record<string, unknown> {
   }
 }
 
-async function hydrateIsland(el: HTMLElement, bundle: Promise<LocaleBundle>, lng: string) {
+async function hydrateIsland(el: HTMLElement, bundle: Promise<LocaleBundle>, lng: string, load = loaders[el.dataset.island ?? '']) {
   const name = el.dataset.island ?? '';
-  const load = loaders[name];
   if (!load) {
     console.error(`No island named "${name}" in this build`);
     return;
@@ -30,9 +32,8 @@ async function hydrateIsland(el: HTMLElement, bundle: Promise<LocaleBundle>, lng
   try {
     mod = await importWithTimeout(name, load);
   } catch (err) {
-    showChunkError(el, err instanceof ChunkLoadError ? err : new ChunkLoadError(name, 'missing', String(err)), () =>
-      hydrateIsland(el, bundle, lng),
-    );
+    const error = err instanceof ChunkLoadError ? err : new ChunkLoadError(name, 'missing', String(err));
+    showChunkError(el, error, () => hydrateIsland(el, bundle, lng, retryLoader(name, loaders[name], error, ++retries)));
     return;
   }
   const i18n = createI18n(lng, await bundle);
