@@ -35,13 +35,21 @@ for (const width of [1280, 375]) {
     describe(`chrome at ${width}px, ${theme}`, () => {
       it('opens pages with no console error and no hydration warning', async () => {
         for (const route of ['/', '/valuation-models/dcf', '/notes', '/zh/notes/liquidity-risk', '/ja/about']) {
-          const page = await openPage(browser, server.url + route, { width, dark });
+          const page = await openPage(browser, null, { width, dark });
           try {
+            const localeRequests = [];
+            page.on('request', (request) => {
+              if (new URL(request.url()).pathname.startsWith('/locales/')) localeRequests.push(request.url());
+            });
+            await page.goto(server.url + route);
+            await waitForIslands(page);
             assert.equal(await hasDarkClass(page), dark, `${route}: dark-mode class`);
             assert.equal(await page.locator('.topbar').count(), 1, `${route}: top bar`);
-            // Let the login check and locale loads finish before judging the console.
+            // Let the login check finish before judging the console.
             await page.waitForLoadState('networkidle');
             assert.deepEqual(page.problems(), [], `${route}: console`);
+            // The page carries its own language's text: no request for it.
+            assert.deepEqual(localeRequests, [], `${route}: locale requests`);
           } finally {
             await page.closeContext();
           }

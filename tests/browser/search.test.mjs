@@ -174,6 +174,65 @@ describe('search page', () => {
     }
   });
 
+  test('searches with no locale file reachable: the page carries its own text, other labels are built in', async () => {
+    for (const [path, query, first] of [
+      ['/search', 'liquidity', '/notes/liquidity-risk'],
+      ['/ja/search', '割引', '/ja/valuation-models/dcf'],
+    ]) {
+      const localeRequests = [];
+      const page = await open(browser, `${server.url}${path}`, {
+        routes: (p) =>
+          p.route('**/locales/**', (route) => {
+            localeRequests.push(route.request().url());
+            return route.abort();
+          }),
+      });
+      try {
+        // Hydrated with the page's own wording, which came with the page.
+        assert.equal(localeRequests.filter((url) => !url.endsWith('/translation.json')).length, 0, path);
+        const box = page.getByRole('searchbox');
+        await box.fill(query);
+        await page.locator('.search-button').click();
+        // The search still asks for all three languages (with its retries) before searching.
+        await results(page).first().waitFor({ timeout: 30000 });
+        assert.equal((await resultPaths(page))[0], first, path);
+        assert.deepEqual([...new Set(localeRequests.map((url) => new URL(url).pathname))].sort(), [
+          '/locales/en/translation.json',
+          '/locales/ja/translation.json',
+          '/locales/zh/translation.json',
+        ]);
+        assert.deepEqual(page.problems(), [], path);
+      } finally {
+        await page.closeContext();
+      }
+    }
+  });
+
+  test('without the text in the page and no locale file, the search works in its built-in wording', async () => {
+    const page = await open(browser, `${server.url}/zh/search`, {
+      routes: async (p) => {
+        await p.route('**/locales/**', (route) => route.abort());
+        await p.route('**/zh/search', async (route) => {
+          const response = await route.fetch();
+          const html = (await response.text()).replace(/<script type="application\/json" id="island-text"[^]*?<\/script>/, '');
+          await route.fulfill({ response, body: html });
+        });
+      },
+    });
+    try {
+      assert.equal(await page.locator('#island-text').count(), 0);
+      const box = page.locator('.search-input');
+      await box.fill('dcf');
+      await page.locator('.search-button').click();
+      await results(page).first().waitFor({ timeout: 30000 });
+      assert.equal((await resultPaths(page))[0], '/zh/valuation-models/dcf');
+      assert.equal((await page.locator('.search-button').textContent()).trim(), 'Search');
+      assert.deepEqual(page.problems(), []);
+    } finally {
+      await page.closeContext();
+    }
+  });
+
   test('loading translations, then results with built-in labels when the other languages fail', async () => {
     const page = await open(browser, `${server.url}/search?q=liquidity`, {
       expectHttpErrors: /^\/locales\/(zh|ja)\/translation\.json$/,

@@ -47,7 +47,7 @@ function ResultList({ results, pageLang, label }: { results: SearchResult[]; pag
 }
 
 export default function Search({ indexUrl, lang: langProp }: { indexUrl: string; lang?: string }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const island = useIsland();
   const lang: Lang = isLang(langProp) ? langProp : island.lang;
   const inputId = useId();
@@ -71,9 +71,9 @@ export default function Search({ indexUrl, lang: langProp }: { indexUrl: string;
       console.warn('search index could not be loaded', err);
       return null;
     });
-    loadRouteLabels()
+    loadRouteLabels({ [lang]: i18n.getResourceBundle(lang, 'translation') })
       .then(({ labels: l, failed }) => {
-        if (failed.length) console.warn(`search: built-in labels for ${failed.join(', ')}`);
+        if (failed.length) console.warn(`search: the page's own or built-in labels for ${failed.join(', ')}`);
         setLabels(l);
         setPhase('searching');
         return indexLoad;
