@@ -128,6 +128,33 @@ describe('search page', () => {
     }
   });
 
+  test('a blank query is ignored: the results and ?q= stay', async () => {
+    const page = await open(browser, `${server.url}/search?q=dividend`);
+    try {
+      await results(page).first().waitFor();
+      const shown = await resultPaths(page);
+      const statusText = await status(page).textContent();
+      const box = page.getByRole('searchbox');
+      await box.fill('   ');
+      await page.getByRole('button', { name: 'Search', exact: true }).click();
+      await box.press('Enter');
+      // React renders a click's update before the next frame; let two pass.
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+      assert.deepEqual(await resultPaths(page), shown);
+      assert.equal(await status(page).textContent(), statusText);
+      assert.equal(await page.locator('.search-empty').count(), 0);
+      assert.equal(new URL(page.url()).searchParams.get('q'), 'dividend');
+      // The next real query is searched as usual.
+      await box.fill('liquidity');
+      await box.press('Enter');
+      await page.waitForFunction(() => new URL(location.href).searchParams.get('q') === 'liquidity');
+      assert.equal((await resultPaths(page))[0], '/notes/liquidity-risk');
+      assert.deepEqual(page.problems(), []);
+    } finally {
+      await page.closeContext();
+    }
+  });
+
   test('markup in the query stays text', async () => {
     const evil = `"><img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>`;
     const page = await open(browser, `${server.url}/search?q=${encodeURIComponent(evil)}`);
