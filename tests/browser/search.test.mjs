@@ -116,12 +116,21 @@ describe('search page', () => {
     }
   });
 
-  test('a misspelling gets the best fuzzy match', async () => {
-    const page = await open(browser, `${server.url}/search?q=valuaton`);
+  test('a misspelling is offered the page it misspells, titles before keywords', async () => {
+    const page = await open(browser, `${server.url}/search`);
     try {
-      await page.locator('.search-empty').waitFor();
-      assert.equal((await page.locator('.search-suggest').textContent()).trim(), 'Did you mean:');
-      assert.equal(await results(page).count(), 1);
+      const box = page.getByRole('searchbox');
+      for (const [query, path] of [
+        ['valuaton', '/valuation-models'],
+        ['privcy policy', '/climbers-deal-privacy'],
+        ['dividnd discont modle', '/valuation-models/ddm'],
+      ]) {
+        await box.fill(query);
+        await page.getByRole('button', { name: 'Search', exact: true }).click();
+        await page.waitForFunction((q) => document.querySelector('.search-no-results')?.textContent.includes(`“${q}”`), query);
+        assert.equal((await page.locator('.search-suggest').textContent()).trim(), 'Did you mean:', query);
+        assert.deepEqual(await resultPaths(page), [path], query);
+      }
       assert.deepEqual(page.problems(), []);
     } finally {
       await page.closeContext();
