@@ -106,7 +106,7 @@ describe('blog list on /about', () => {
       assert.equal((await loading.textContent()).trim(), 'Loading posts…');
       assert.equal(await page.locator('.blog-card').count(), 0);
 
-      await page.locator('.blog-card').first().waitFor({ timeout: 20000 });
+      await page.locator('.blog-card').first().waitFor();
       assert.equal(await loading.count(), 0, 'the loading flag clears');
 
       const recent = await page.locator('.blog-recent li a').allTextContents();
@@ -146,7 +146,7 @@ describe('blog list on /about', () => {
   test('pages through the posts 4 at a time with previous and next', async () => {
     const page = await openPage(browser, `${server.url}/about`);
     try {
-      await page.locator('.blog-card').first().waitFor({ timeout: 20000 });
+      await page.locator('.blog-card').first().waitFor();
       const pager = page.locator('.blog-pager');
       const previous = pager.getByRole('button', { name: 'Previous' });
       const next = pager.getByRole('button', { name: 'Next' });
@@ -177,7 +177,7 @@ describe('blog list on /about', () => {
   test('uses the Traditional Chinese page wording on /zh/about', async () => {
     const page = await openPage(browser, `${server.url}/zh/about`);
     try {
-      await page.locator('.blog-card').first().waitFor({ timeout: 20000 });
+      await page.locator('.blog-card').first().waitFor();
       assert.equal((await page.locator('.blog-page').textContent()).trim(), '第 1 頁，共 3 頁');
       assert.equal((await page.locator('.blog-pager button').first().textContent()).trim(), '上一頁');
       assert.deepEqual(page.problems(), []);
@@ -189,7 +189,7 @@ describe('blog list on /about', () => {
   test('fits a 375 px screen in dark mode', async () => {
     const page = await openPage(browser, `${server.url}/about`, { width: 375, dark: true });
     try {
-      await page.locator('.blog-card').first().waitFor({ timeout: 20000 });
+      await page.locator('.blog-card').first().waitFor();
       assert.equal(await page.evaluate(() => document.body.classList.contains('dark-mode')), true);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       assert.ok(overflow <= 0, `page is ${overflow}px wider than the screen`);
@@ -204,7 +204,7 @@ describe('blog list on /about', () => {
   test('a failing feed clears the loading message and shows the empty state', async () => {
     const page = await openPage(browser, `${broken.url}/about`);
     try {
-      await page.locator('.blog-empty').waitFor({ timeout: 20000 });
+      await page.locator('.blog-empty').waitFor();
       assert.equal(await page.locator('.blog-loading').count(), 0);
       assert.equal(await page.locator('.blog-card').count(), 0);
       assert.ok(feed.hits.broken >= 1, 'the server asked the upstream');

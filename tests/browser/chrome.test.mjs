@@ -3,7 +3,7 @@
 // Every behaviour at 1280px and 375px, in light and dark mode.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createMember, launchBrowser, logIn, openPage, startServer, waitForIslands } from './harness.mjs';
+import { createMember, launchBrowser, logIn, nextFrames, openPage, startServer, waitForIslands, waitForStillness } from './harness.mjs';
 
 let server;
 let browser;
@@ -71,7 +71,10 @@ for (const width of [1280, 375]) {
           await page.goto(`${server.url}/valuation-models/dcf`);
           await waitForIslands(page);
           await page.waitForLoadState('networkidle');
-          await page.waitForTimeout(300);
+          // Shifts are reported with the frame that paints them: wait for the frames after the last
+          // answer (the login check) and the fade-ins.
+          await waitForStillness(page);
+          await nextFrames(page);
           assert.equal(await page.evaluate(() => window.__layoutShift), 0);
         } finally {
           await page.closeContext();
@@ -166,19 +169,37 @@ for (const width of [1280, 375]) {
         try {
           const sidebar = page.locator('.sidebar');
           const sidebarWidth = async () => (await sidebar.boundingBox()).width;
+          const widthIs = (wide) =>
+            page.waitForFunction((w) => document.querySelector('.sidebar').getBoundingClientRect().width > 200 === w, wide);
           if (isMobile(width)) {
             assert.ok((await sidebarWidth()) < 70, 'collapsed at 375px');
             await sidebar.hover();
-            await page.waitForTimeout(300);
-            assert.ok((await sidebarWidth()) > 200, 'expands on hover');
+            await widthIs(true);
             assert.equal(await page.locator('.sidebar-label').first().isVisible(), true);
-            // A tap on an item collapses it again after about 500 ms.
-            await page.evaluate(() => document.addEventListener('click', (e) => e.preventDefault(), { once: true }));
+            // A tap on an item collapses it again after about 500 ms: still open a task after the tap
+            // (before any 500 ms timer set by it), held (collapsed) no sooner than 500 ms after it.
+            await page.evaluate(() => {
+              const aside = document.querySelector('.sidebar');
+              document.addEventListener(
+                'click',
+                (event) => {
+                  event.preventDefault();
+                  window.__tap = { at: performance.now() };
+                  setTimeout(() => (window.__tap.wideAfter = aside.classList.contains('is-held') === false), 0);
+                },
+                { once: true, capture: true },
+              );
+              new MutationObserver((_, observer) => {
+                if (!aside.classList.contains('is-held')) return;
+                window.__tap.heldAfter = performance.now() - window.__tap.at;
+                observer.disconnect();
+              }).observe(aside, { attributes: true, attributeFilter: ['class'] });
+            });
             await page.locator('.sidebar-link[href="/notes"]').click();
-            await page.waitForTimeout(200);
-            assert.ok((await sidebarWidth()) > 200, 'still open right after the tap');
-            await page.waitForTimeout(600);
-            assert.ok((await sidebarWidth()) < 70, 'collapsed after ~500 ms');
+            await widthIs(false);
+            const tap = await page.evaluate(() => window.__tap);
+            assert.equal(tap.wideAfter, true, 'still open right after the tap');
+            assert.ok(tap.heldAfter >= 495, `collapsed ${tap.heldAfter} ms after the tap, not ~500 ms`);
           } else {
             assert.ok((await sidebarWidth()) > 200, 'expanded on desktop');
           }
@@ -199,12 +220,15 @@ for (const width of [1280, 375]) {
           ]);
           assert.equal(await page.locator('.sidebar-footer a').getAttribute('href'), '/search');
           const alerts = [];
-          page.on('dialog', (dialog) => {
-            alerts.push(dialog.message());
-            dialog.dismiss();
-          });
+          const alerted = new Promise((resolve) =>
+            page.on('dialog', async (dialog) => {
+              alerts.push(dialog.message());
+              await dialog.dismiss();
+              resolve();
+            }),
+          );
           await page.locator('.sidebar-footer button').nth(1).click();
-          await page.waitForTimeout(100);
+          await alerted;
           assert.equal(alerts.length, 1);
           assert.match(alerts[0], /under development/i);
           assert.deepEqual(page.problems(), []);
@@ -242,10 +266,8 @@ for (const width of [1280, 375]) {
           await page.keyboard.press('Escape');
           await dialog.waitFor({ state: 'hidden' });
           // The dialog's close event comes a task after it hides.
-          await page.waitForFunction(() => localStorage.getItem('hasSeenWelcome') === 'true', null, { timeout: 5000 });
-          await page.waitForFunction(() => !document.querySelector('dialog.welcome').contains(document.activeElement), null, {
-            timeout: 5000,
-          });
+          await page.waitForFunction(() => localStorage.getItem('hasSeenWelcome') === 'true');
+          await page.waitForFunction(() => !document.querySelector('dialog.welcome').contains(document.activeElement));
           // The page is usable again: the top bar takes focus.
           await page.locator('.topbar-home').focus();
           assert.equal(await page.evaluate(() => document.activeElement.classList.contains('topbar-home')), true);
@@ -264,8 +286,8 @@ for (const width of [1280, 375]) {
           const filter = () => page.locator('.profile-image img').evaluate((img) => getComputedStyle(img).filter);
           assert.match(await filter(), /blur/);
           await page.locator('.profile-reveal').click();
-          await page.waitForTimeout(350);
-          assert.equal(await filter(), 'none');
+          // The blur fades out over 300 ms.
+          await page.waitForFunction(() => getComputedStyle(document.querySelector('.profile-image img')).filter === 'none');
           assert.equal(await page.locator('.profile-reveal').count(), 0);
         } finally {
           await page.closeContext();
@@ -407,7 +429,7 @@ describe('without JavaScript', () => {
     it(`renders content, breadcrumb and real links (${width}px)`, async () => {
       const page = await openPage(browser, `${server.url}/valuation-models/dcf`, { width, javaScript: false });
       try {
-        await page.waitForTimeout(600);
+        await waitForStillness(page);
         assert.match(await page.locator('main h1').textContent(), /Discounted Cash Flow/);
         assert.equal(await page.locator('.article').isVisible(), true);
         assert.equal(await page.locator('.article').evaluate((el) => getComputedStyle(el).opacity), '1');

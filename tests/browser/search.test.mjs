@@ -2,7 +2,7 @@
 // Japanese queries, clicking a result, no-match suggestions, escaping, and its failure paths.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, openPage, startServer, waitForIslands } from './harness.mjs';
+import { launchBrowser, nextFrames, openPage, startServer, waitForIslands } from './harness.mjs';
 
 /** openPage, with routes set and the index requests counted from the very first request on. */
 async function open(browser, url, { routes = async () => {}, ...options } = {}) {
@@ -148,7 +148,7 @@ describe('search page', () => {
       await page.getByRole('button', { name: 'Search', exact: true }).click();
       await box.press('Enter');
       // React renders a click's update before the next frame; let two pass.
-      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+      await nextFrames(page);
       assert.deepEqual(await resultPaths(page), shown);
       assert.equal(await status(page).textContent(), statusText);
       assert.equal(await page.locator('.search-empty').count(), 0);
@@ -230,7 +230,7 @@ describe('search page', () => {
         await box.fill(query);
         await page.locator('.search-button').click();
         // The search still asks for all three languages (with its retries) before searching.
-        await results(page).first().waitFor({ timeout: 30000 });
+        await results(page).first().waitFor({ timeout: 60000 });
         assert.equal((await resultPaths(page))[0], first, path);
         assert.deepEqual([...new Set(localeRequests.map((url) => new URL(url).pathname))].sort(), [
           '/locales/en/translation.json',
@@ -260,7 +260,7 @@ describe('search page', () => {
       const box = page.locator('.search-input');
       await box.fill('dcf');
       await page.locator('.search-button').click();
-      await results(page).first().waitFor({ timeout: 30000 });
+      await results(page).first().waitFor({ timeout: 60000 });
       assert.equal((await resultPaths(page))[0], '/zh/valuation-models/dcf');
       assert.equal((await page.locator('.search-button').textContent()).trim(), 'Search');
       assert.deepEqual(page.problems(), []);
@@ -278,7 +278,7 @@ describe('search page', () => {
       // The page's own (English) text loaded; the search's reads of zh and ja are retrying.
       assert.equal((await status(page).textContent()).trim(), 'Loading translations…');
       assert.equal(await results(page).count(), 0);
-      await results(page).first().waitFor({ timeout: 30000 });
+      await results(page).first().waitFor({ timeout: 60000 });
       assert.equal((await resultPaths(page))[0], '/notes/liquidity-risk');
       assert.deepEqual(page.problems(), []);
     } finally {
