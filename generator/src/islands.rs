@@ -105,6 +105,65 @@ impl tera::Function for IslandFn {
     }
 }
 
+/// The id of the `<script type="application/json">` holding the page language's UI text.
+pub const PAGE_TEXT_ID: &str = "island-text";
+
+/// The Tera function `island_text(lang=lang)`: the page language's locale files (`translation` and
+/// `sidebar`, as i18next reads them) in a JSON block, so the islands hydrate with the text the
+/// server rendered them with and without a request for it. Each language's block is made once.
+pub struct IslandTextFn(HashMap<String, String>);
+
+impl IslandTextFn {
+    pub fn new(locales: &Locales) -> Result<Self> {
+        let mut by_lang: HashMap<String, serde_json::Map<String, Value>> = HashMap::new();
+        for file in locales.files() {
+            let (Some(lang), Some(ns)) = (
+                file.relative.parent().and_then(Path::to_str),
+                file.relative.file_stem().and_then(|s| s.to_str()),
+            ) else {
+                continue;
+            };
+            let value: Value = serde_json::from_str(&file.text)
+                .with_context(|| format!("locales/{} is not JSON", file.relative.display()))?;
+            by_lang
+                .entry(lang.to_string())
+                .or_default()
+                .insert(ns.to_string(), value);
+        }
+        let blocks = by_lang
+            .into_iter()
+            .map(|(lang, resources)| {
+                // `<` never appears raw, so neither `</script>` nor `<!--` can end the block early.
+                let json = Value::Object(resources).to_string().replace('<', "\\u003c");
+                let block = format!(
+                    "<script type=\"application/json\" id=\"{PAGE_TEXT_ID}\" data-lng=\"{}\">{json}</script>",
+                    html_escape::encode_double_quoted_attribute(&lang)
+                );
+                (lang, block)
+            })
+            .collect();
+        Ok(IslandTextFn(blocks))
+    }
+}
+
+impl tera::Function for IslandTextFn {
+    fn call(&self, args: &HashMap<String, Value>) -> tera::Result<Value> {
+        let lang = args
+            .get("lang")
+            .and_then(Value::as_str)
+            .ok_or("island_text() needs lang=lang")?;
+        let block = self
+            .0
+            .get(lang)
+            .ok_or_else(|| format!("island_text(): no locale files for `{lang}`"))?;
+        Ok(Value::String(block.clone()))
+    }
+
+    fn is_safe(&self) -> bool {
+        true
+    }
+}
+
 #[derive(Deserialize)]
 struct RenderAnswer {
     html: BTreeMap<String, String>,
@@ -331,6 +390,27 @@ mod tests {
             a.contains("data-props=\"{&quot;route&quot;:&quot;/a\\&quot;&lt;b&gt;&quot;}\""),
             "{a}"
         );
+    }
+
+    #[test]
+    fn island_text_holds_the_languages_locale_files_and_cannot_end_its_block() {
+        let dir = tempfile::tempdir().unwrap();
+        let english = locales(dir.path(), r#"{"a": {"b": "x </script><!-- y"}}"#);
+        let f = IslandTextFn::new(&english).unwrap();
+        let args = HashMap::from([("lang".to_string(), Value::from("en"))]);
+        let block = f.call(&args).unwrap().as_str().unwrap().to_string();
+        let json = block
+            .strip_prefix("<script type=\"application/json\" id=\"island-text\" data-lng=\"en\">")
+            .and_then(|rest| rest.strip_suffix("</script>"))
+            .unwrap_or_else(|| panic!("{block}"));
+        assert!(!json.contains('<'), "{json}");
+        let value: Value = serde_json::from_str(json).unwrap();
+        assert_eq!(
+            value,
+            serde_json::json!({"translation": {"a": {"b": "x </script><!-- y"}}, "sidebar": {}})
+        );
+        let other = HashMap::from([("lang".to_string(), Value::from("fr"))]);
+        assert!(f.call(&other).is_err());
     }
 
     #[test]

@@ -1,7 +1,7 @@
-//! The Tera templates of `generator/templates/` with the site's functions: `t()` for UI text and
-//! `island()` for the React islands.
+//! The Tera templates of `generator/templates/` with the site's functions: `t()` for UI text,
+//! `island()` for the React islands and `island_text()` for the text they hydrate with.
 
-use crate::islands::{IslandCalls, IslandFn};
+use crate::islands::{IslandCalls, IslandFn, IslandTextFn};
 use crate::locales::{Locales, TranslateFn};
 use anyhow::{bail, Result};
 use std::collections::HashMap;
@@ -65,6 +65,7 @@ pub fn load(dir: &Path, locales: Arc<Locales>, islands: Arc<IslandCalls>, defaul
     };
     tera.autoescape_on(vec![".html"]);
     tera.set_escape_fn(escape_html);
+    tera.register_function("island_text", IslandTextFn::new(&locales)?);
     tera.register_function("t", TranslateFn(locales));
     tera.register_function("island", IslandFn(islands));
     tera.register_function(

@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { launchBrowser, openPage, startServer } from './harness.mjs';
+import { launchBrowser, openPage, startServer, waitForStillness } from './harness.mjs';
 
 const require = createRequire(import.meta.url);
 const axeSource = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -70,7 +70,7 @@ for (const [name, route] of Object.entries(PAGES)) {
         const page = await openPage(browser, server.url + route, { width, dark });
         try {
           // Let the fade-ins finish: half-faded text would be judged on its own contrast.
-          await page.waitForTimeout(700);
+          await waitForStillness(page);
           assert.deepEqual(await seriousViolations(page), []);
         } finally {
           await page.closeContext();

@@ -4,18 +4,30 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import { launchBrowser, openPage, startServer } from './harness.mjs';
+import net from 'node:net';
+import { launchBrowser, openPage, startServer, waitForIslands } from './harness.mjs';
 
 const POSTS = 10;
 /** The upstream answers this late, so the loading message is on screen long enough to see. */
 const FEED_DELAY_MS = 1500;
 
-function rss() {
+/** A loopback port nothing listens on: an image host that cannot be reached. */
+async function closedPort() {
+  const probe = net.createServer();
+  await new Promise((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address();
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+function rss(unreachable) {
   const items = Array.from({ length: POSTS }, (_, i) => {
     const n = i + 1;
     const day = String(28 - i).padStart(2, '0');
-    // Post 1: its own thumbnail; post 2: an image in its content; the rest: neither.
-    const media = n === 1 ? '<media:thumbnail url="/images/web-app-architecture.svg" />' : '';
+    // Post 1: its own thumbnail; post 2: an image in its content; post 3: a thumbnail whose host
+    // cannot be reached; the rest: neither.
+    const thumbnail = { 1: '/images/web-app-architecture.svg', 3: `https://127.0.0.1:${unreachable}/broken.png` }[n];
+    const media = thumbnail ? `<media:thumbnail url="${thumbnail}" />` : '';
     const body = n === 2 ? '<p>intro</p><img src="/images/web-app-signup-flow.svg" alt="flow"><p>more</p>' : `<p>Body of post ${n}</p>`;
     return `<item>
   <title>Post number ${n}</title>
@@ -37,12 +49,13 @@ ${items}
 /** An upstream feed on a free loopback port: /feed.xml (slow, good) and /broken.xml (500). */
 async function startFeedServer() {
   const hits = { good: 0, broken: 0 };
+  const unreachable = await closedPort();
   const server = http.createServer((req, res) => {
     if (req.url === '/feed.xml') {
       hits.good += 1;
       setTimeout(() => {
         res.writeHead(200, { 'Content-Type': 'application/rss+xml; charset=utf-8' });
-        res.end(rss());
+        res.end(rss(unreachable));
       }, FEED_DELAY_MS);
     } else {
       hits.broken += 1;
@@ -79,15 +92,21 @@ describe('blog list on /about', () => {
   });
 
   test('shows the loading message, then recent posts and 4 cards with thumbnails', async () => {
-    const page = await openPage(browser, `${server.url}/about`);
+    const page = await openPage(browser, null);
     try {
+      const unreachable = [];
+      page.on('requestfailed', (request) => {
+        if (request.url().endsWith('/broken.png')) unreachable.push(request.url());
+      });
+      await page.goto(`${server.url}/about`);
+      await waitForIslands(page);
       // Hydrated while the upstream is still answering: the loading message stays up.
       const loading = page.locator('.blog-loading');
       await loading.waitFor({ state: 'visible' });
       assert.equal((await loading.textContent()).trim(), 'Loading posts…');
       assert.equal(await page.locator('.blog-card').count(), 0);
 
-      await page.locator('.blog-card').first().waitFor({ timeout: 20000 });
+      await page.locator('.blog-card').first().waitFor();
       assert.equal(await loading.count(), 0, 'the loading flag clears');
 
       const recent = await page.locator('.blog-recent li a').allTextContents();
@@ -109,9 +128,10 @@ describe('blog list on /about', () => {
       assert.deepEqual(images, [
         '/images/web-app-architecture.svg', // the post's thumbnail
         '/images/web-app-signup-flow.svg', // the first image of its content
+        '/images/default-thumbnail.svg', // a thumbnail that cannot load: the default
         '/images/default-thumbnail.svg', // neither: the default
-        '/images/default-thumbnail.svg',
       ]);
+      assert.ok(unreachable.length >= 1, 'the browser tried the thumbnail that cannot load');
       // Preloaded before the posts showed: every card image is already decoded.
       const complete = await page
         .locator('.blog-card-image')
@@ -126,7 +146,7 @@ describe('blog list on /about', () => {
   test('pages through the posts 4 at a time with previous and next', async () => {
     const page = await openPage(browser, `${server.url}/about`);
     try {
-      await page.locator('.blog-card').first().waitFor({ timeout: 20000 });
+      await page.locator('.blog-card').first().waitFor();
       const pager = page.locator('.blog-pager');
       const previous = pager.getByRole('button', { name: 'Previous' });
       const next = pager.getByRole('button', { name: 'Next' });
@@ -157,7 +177,7 @@ describe('blog list on /about', () => {
   test('uses the Traditional Chinese page wording on /zh/about', async () => {
     const page = await openPage(browser, `${server.url}/zh/about`);
     try {
-      await page.locator('.blog-card').first().waitFor({ timeout: 20000 });
+      await page.locator('.blog-card').first().waitFor();
       assert.equal((await page.locator('.blog-page').textContent()).trim(), '第 1 頁，共 3 頁');
       assert.equal((await page.locator('.blog-pager button').first().textContent()).trim(), '上一頁');
       assert.deepEqual(page.problems(), []);
@@ -169,7 +189,7 @@ describe('blog list on /about', () => {
   test('fits a 375 px screen in dark mode', async () => {
     const page = await openPage(browser, `${server.url}/about`, { width: 375, dark: true });
     try {
-      await page.locator('.blog-card').first().waitFor({ timeout: 20000 });
+      await page.locator('.blog-card').first().waitFor();
       assert.equal(await page.evaluate(() => document.body.classList.contains('dark-mode')), true);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       assert.ok(overflow <= 0, `page is ${overflow}px wider than the screen`);
@@ -184,7 +204,7 @@ describe('blog list on /about', () => {
   test('a failing feed clears the loading message and shows the empty state', async () => {
     const page = await openPage(browser, `${broken.url}/about`);
     try {
-      await page.locator('.blog-empty').waitFor({ timeout: 20000 });
+      await page.locator('.blog-empty').waitFor();
       assert.equal(await page.locator('.blog-loading').count(), 0);
       assert.equal(await page.locator('.blog-card').count(), 0);
       assert.ok(feed.hits.broken >= 1, 'the server asked the upstream');

@@ -145,7 +145,7 @@ describe('member forms', () => {
       const started = Date.now();
       await page.getByRole('button', { name: '確認重設' }).click();
       await page.locator('.form-status').filter({ hasText: /\S/ }).waitFor();
-      await page.waitForURL(`${server.url}/zh/login`, { timeout: 10000 });
+      await page.waitForURL(`${server.url}/zh/login`);
       await waitForIslands(page);
       const waited = Date.now() - started;
       assert.ok(waited >= 2000, `went to /login after ${waited} ms`);

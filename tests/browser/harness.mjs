@@ -151,7 +151,8 @@ function decodeMail(text) {
   return body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex) => String.fromCharCode(parseInt(hex, 16)));
 }
 
-export async function launchBrowser() {
+/** Headless Debian Chromium; `args` adds command-line switches. */
+export async function launchBrowser({ args = [] } = {}) {
   if (!existsSync(CHROMIUM)) {
     throw new Error(
       `${CHROMIUM} is missing: install Debian's chromium package (apt-get install chromium); the tests never download a browser`,
@@ -167,6 +168,7 @@ export async function launchBrowser() {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      ...args,
     ],
   });
 }
@@ -238,6 +240,23 @@ export async function waitForIslands(page, timeout = 30000) {
     { timeout },
   );
   // Browser state applies in the effects right after hydration.
+  await nextFrames(page);
+}
+
+/**
+ * Resolves once the page has come to rest: fonts loaded and every finite CSS animation and
+ * transition (the fade-ins) finished. Works with JavaScript off too (no animation frames there).
+ */
+export async function waitForStillness(page) {
+  await page.evaluate(async () => {
+    await document.fonts.ready;
+    const finite = document.getAnimations().filter((a) => a.effect?.getComputedTiming().endTime !== Infinity);
+    await Promise.all(finite.map((a) => a.finished.catch(() => undefined)));
+  });
+}
+
+/** Resolves after the next two frames: what the page changed before has been laid out and painted. */
+export async function nextFrames(page) {
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
 }
 

@@ -2,7 +2,7 @@
 // Japanese queries, clicking a result, no-match suggestions, escaping, and its failure paths.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, openPage, startServer, waitForIslands } from './harness.mjs';
+import { launchBrowser, nextFrames, openPage, startServer, waitForIslands } from './harness.mjs';
 
 /** openPage, with routes set and the index requests counted from the very first request on. */
 async function open(browser, url, { routes = async () => {}, ...options } = {}) {
@@ -116,12 +116,48 @@ describe('search page', () => {
     }
   });
 
-  test('a misspelling gets the best fuzzy match', async () => {
-    const page = await open(browser, `${server.url}/search?q=valuaton`);
+  test('a misspelling is offered the page it misspells, titles before keywords', async () => {
+    const page = await open(browser, `${server.url}/search`);
     try {
-      await page.locator('.search-empty').waitFor();
-      assert.equal((await page.locator('.search-suggest').textContent()).trim(), 'Did you mean:');
-      assert.equal(await results(page).count(), 1);
+      const box = page.getByRole('searchbox');
+      for (const [query, path] of [
+        ['valuaton', '/valuation-models'],
+        ['privcy policy', '/climbers-deal-privacy'],
+        ['dividnd discont modle', '/valuation-models/ddm'],
+      ]) {
+        await box.fill(query);
+        await page.getByRole('button', { name: 'Search', exact: true }).click();
+        await page.waitForFunction((q) => document.querySelector('.search-no-results')?.textContent.includes(`“${q}”`), query);
+        assert.equal((await page.locator('.search-suggest').textContent()).trim(), 'Did you mean:', query);
+        assert.deepEqual(await resultPaths(page), [path], query);
+      }
+      assert.deepEqual(page.problems(), []);
+    } finally {
+      await page.closeContext();
+    }
+  });
+
+  test('a blank query is ignored: the results and ?q= stay', async () => {
+    const page = await open(browser, `${server.url}/search?q=dividend`);
+    try {
+      await results(page).first().waitFor();
+      const shown = await resultPaths(page);
+      const statusText = await status(page).textContent();
+      const box = page.getByRole('searchbox');
+      await box.fill('   ');
+      await page.getByRole('button', { name: 'Search', exact: true }).click();
+      await box.press('Enter');
+      // React renders a click's update before the next frame; let two pass.
+      await nextFrames(page);
+      assert.deepEqual(await resultPaths(page), shown);
+      assert.equal(await status(page).textContent(), statusText);
+      assert.equal(await page.locator('.search-empty').count(), 0);
+      assert.equal(new URL(page.url()).searchParams.get('q'), 'dividend');
+      // The next real query is searched as usual.
+      await box.fill('liquidity');
+      await box.press('Enter');
+      await page.waitForFunction(() => new URL(location.href).searchParams.get('q') === 'liquidity');
+      assert.equal((await resultPaths(page))[0], '/notes/liquidity-risk');
       assert.deepEqual(page.problems(), []);
     } finally {
       await page.closeContext();
@@ -174,6 +210,65 @@ describe('search page', () => {
     }
   });
 
+  test('searches with no locale file reachable: the page carries its own text, other labels are built in', async () => {
+    for (const [path, query, first] of [
+      ['/search', 'liquidity', '/notes/liquidity-risk'],
+      ['/ja/search', '割引', '/ja/valuation-models/dcf'],
+    ]) {
+      const localeRequests = [];
+      const page = await open(browser, `${server.url}${path}`, {
+        routes: (p) =>
+          p.route('**/locales/**', (route) => {
+            localeRequests.push(route.request().url());
+            return route.abort();
+          }),
+      });
+      try {
+        // Hydrated with the page's own wording, which came with the page.
+        assert.equal(localeRequests.filter((url) => !url.endsWith('/translation.json')).length, 0, path);
+        const box = page.getByRole('searchbox');
+        await box.fill(query);
+        await page.locator('.search-button').click();
+        // The search still asks for all three languages (with its retries) before searching.
+        await results(page).first().waitFor({ timeout: 60000 });
+        assert.equal((await resultPaths(page))[0], first, path);
+        assert.deepEqual([...new Set(localeRequests.map((url) => new URL(url).pathname))].sort(), [
+          '/locales/en/translation.json',
+          '/locales/ja/translation.json',
+          '/locales/zh/translation.json',
+        ]);
+        assert.deepEqual(page.problems(), [], path);
+      } finally {
+        await page.closeContext();
+      }
+    }
+  });
+
+  test('without the text in the page and no locale file, the search works in its built-in wording', async () => {
+    const page = await open(browser, `${server.url}/zh/search`, {
+      routes: async (p) => {
+        await p.route('**/locales/**', (route) => route.abort());
+        await p.route('**/zh/search', async (route) => {
+          const response = await route.fetch();
+          const html = (await response.text()).replace(/<script type="application\/json" id="island-text"[^]*?<\/script>/, '');
+          await route.fulfill({ response, body: html });
+        });
+      },
+    });
+    try {
+      assert.equal(await page.locator('#island-text').count(), 0);
+      const box = page.locator('.search-input');
+      await box.fill('dcf');
+      await page.locator('.search-button').click();
+      await results(page).first().waitFor({ timeout: 60000 });
+      assert.equal((await resultPaths(page))[0], '/zh/valuation-models/dcf');
+      assert.equal((await page.locator('.search-button').textContent()).trim(), 'Search');
+      assert.deepEqual(page.problems(), []);
+    } finally {
+      await page.closeContext();
+    }
+  });
+
   test('loading translations, then results with built-in labels when the other languages fail', async () => {
     const page = await open(browser, `${server.url}/search?q=liquidity`, {
       expectHttpErrors: /^\/locales\/(zh|ja)\/translation\.json$/,
@@ -183,7 +278,7 @@ describe('search page', () => {
       // The page's own (English) text loaded; the search's reads of zh and ja are retrying.
       assert.equal((await status(page).textContent()).trim(), 'Loading translations…');
       assert.equal(await results(page).count(), 0);
-      await results(page).first().waitFor({ timeout: 30000 });
+      await results(page).first().waitFor({ timeout: 60000 });
       assert.equal((await resultPaths(page))[0], '/notes/liquidity-risk');
       assert.deepEqual(page.problems(), []);
     } finally {

@@ -1,14 +1,18 @@
 // The one script a page with islands loads: imports only the chunks of the islands present,
-// loads the page language's locale files, and hydrates each island with the tree the server built.
-import { hydrateRoot } from 'react-dom/client';
+// takes the page language's text from the page itself, and hydrates each island with the tree the
+// server built.
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { loaders } from 'virtual:islands';
 import { IslandRoot } from './components/IslandRoot';
 import { createI18n, type LocaleBundle } from './lib/i18n';
-import { loadLocale } from './lib/localeLoader';
-import { importWithTimeout, ChunkLoadError, showChunkError } from './lib/chunks';
+import { embeddedLocale, loadLocale } from './lib/localeLoader';
+import { importWithTimeout, ChunkLoadError, retryLoader, showChunkError } from './lib/chunks';
 import { DEFAULT_LANGUAGE } from './lib/languages';
 import { watchScrollers } from './lib/scrollers';
 import { applyDarkMode, readPreference, readSelectedLanguage, writeLanguageCookie } from './lib/preferences';
+
+/** Retries so far on this page: each asks for its chunk under a URL not tried before. */
+let retries = 0;
 
 function parseProps(el: HTMLElement): Record<string, unknown> {
   try {
@@ -19,9 +23,11 @@ function parseProps(el: HTMLElement): Record<string, unknown> {
   }
 }
 
-async function hydrateIsland(el: HTMLElement, bundle: Promise<LocaleBundle>, lng: string) {
+/** An island's text, or null when it cannot be had: then the island's built-in wording is used. */
+type Text = Promise<LocaleBundle | null>;
+
+async function hydrateIsland(el: HTMLElement, text: Text, lng: string, load = loaders[el.dataset.island ?? '']) {
   const name = el.dataset.island ?? '';
-  const load = loaders[name];
   if (!load) {
     console.error(`No island named "${name}" in this build`);
     return;
@@ -30,18 +36,36 @@ async function hydrateIsland(el: HTMLElement, bundle: Promise<LocaleBundle>, lng
   try {
     mod = await importWithTimeout(name, load);
   } catch (err) {
-    showChunkError(el, err instanceof ChunkLoadError ? err : new ChunkLoadError(name, 'missing', String(err)), () =>
-      hydrateIsland(el, bundle, lng),
-    );
+    const error = err instanceof ChunkLoadError ? err : new ChunkLoadError(name, 'missing', String(err));
+    showChunkError(el, error, () => hydrateIsland(el, text, lng, retryLoader(name, loaders[name], error, ++retries)));
     return;
   }
-  const i18n = createI18n(lng, await bundle);
+  const bundle = await text;
   const id = el.dataset.id || name;
-  hydrateRoot(el, <IslandRoot name={name} id={id} lng={lng} i18n={i18n} Island={mod.default} props={parseProps(el)} />, {
+  const tree = (
+    <IslandRoot name={name} id={id} lng={lng} i18n={createI18n(lng, bundle ?? {})} Island={mod.default} props={parseProps(el)} />
+  );
+  if (!bundle) {
+    // Other words than the server's would not hydrate: the island is drawn anew, working, in its
+    // built-in wording rather than left as a prerendered page that does nothing.
+    createRoot(el, { identifierPrefix: id }).render(tree);
+    return;
+  }
+  hydrateRoot(el, tree, {
     identifierPrefix: id,
     onRecoverableError(error) {
       console.error(`Hydration error in island ${name} (${id})`, error);
     },
+  });
+}
+
+/** The generator writes the page language's text into the page; other languages are fetched. */
+function textOf(lng: string): Text {
+  const embedded = embeddedLocale(lng);
+  if (embedded) return Promise.resolve(embedded);
+  return loadLocale(lng).catch((err: unknown) => {
+    console.warn(`Could not load the interface text for ${lng}; the islands use their built-in wording`, err);
+    return null;
   });
 }
 
@@ -54,13 +78,11 @@ function start() {
   watchScrollers();
   const islands = Array.from(document.querySelectorAll<HTMLElement>('.island[data-island]'));
   if (islands.length === 0) return;
-  const bundle = loadLocale(lng);
-  // Without its text an island would hydrate into a mismatch: the prerendered HTML stays instead.
-  bundle.catch((err) => console.warn('Could not load the interface text; the page stays as prerendered', err));
+  const texts = new Map<string, Text>();
   for (const el of islands) {
     const lngOfIsland = el.dataset.lng || lng;
-    const own = lngOfIsland === lng ? bundle : loadLocale(lngOfIsland);
-    hydrateIsland(el, own, lngOfIsland).catch(() => undefined);
+    if (!texts.has(lngOfIsland)) texts.set(lngOfIsland, textOf(lngOfIsland));
+    hydrateIsland(el, texts.get(lngOfIsland)!, lngOfIsland).catch(() => undefined);
   }
 }
 

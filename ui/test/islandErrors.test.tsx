@@ -4,7 +4,7 @@ import { act } from 'react';
 import { createRoot } from 'react-dom/client';
 import { IslandRoot } from '../src/components/IslandRoot';
 import { createI18n } from '../src/lib/i18n';
-import { ChunkLoadError, CHUNK_TIMEOUT_MS, importWithTimeout, showChunkError } from '../src/lib/chunks';
+import { ChunkLoadError, CHUNK_TIMEOUT_MS, importWithTimeout, islandChunkUrl, retryLoader, showChunkError } from '../src/lib/chunks';
 import { refreshLoginStatus } from '../src/lib/session';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
@@ -79,6 +79,23 @@ describe('chunk loading', () => {
     el.querySelector('button')!.click();
     expect(retry).toHaveBeenCalledOnce();
     expect(el.querySelector('[role="alert"]')).toBeNull();
+  });
+
+  it("retries the island's own chunk under a new URL, found in the page's preloads", () => {
+    document.head.innerHTML =
+      '<link rel="modulepreload" href="/assets/TopBarExtra-ZZ.js"><link rel="modulepreload" href="/assets/chunk-Q1.js">' +
+      '<link rel="modulepreload" href="/assets/TopBar-AB12.js">';
+    const failed = new ChunkLoadError('TopBar', 'missing', '/assets/TopBar');
+    expect(islandChunkUrl('TopBar', failed)).toBe(`${location.origin}/assets/TopBar-AB12.js`);
+    expect(islandChunkUrl('TopBarExtra', failed)).toBe(`${location.origin}/assets/TopBarExtra-ZZ.js`);
+    // No preload: the URL the browser named, if it named one.
+    expect(islandChunkUrl('Sidebar', new ChunkLoadError('Sidebar', 'missing', 'http://x.test/assets/Sidebar-9.js'))).toBe(
+      'http://x.test/assets/Sidebar-9.js',
+    );
+    const load = vi.fn(async () => ({}));
+    expect(retryLoader('Sidebar', load, new ChunkLoadError('Sidebar', 'timeout', '/assets/Sidebar'), 1)).toBe(load);
+    expect(retryLoader('TopBar', load, failed, 2)).not.toBe(load);
+    document.head.innerHTML = '';
   });
 });
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createLimiter, fetchJsonWithRetry, loadLocale } from '../src/lib/localeLoader';
+import { createLimiter, embeddedLocale, fetchJsonWithRetry, loadLocale, PAGE_TEXT_ID } from '../src/lib/localeLoader';
 
 const ok = (body: unknown) => ({ ok: true, status: 200, json: async () => body }) as Response;
 const fail = () => ({ ok: false, status: 503, json: async () => ({}) }) as Response;
@@ -77,5 +77,24 @@ describe('locale loader', () => {
     await vi.runAllTimersAsync();
     await all;
     expect(order).toEqual([2, 3, 1, 4]);
+  });
+});
+
+describe('the text the page carries', () => {
+  /** A document holding only the generator's JSON block. */
+  const page = (lng: string, text: string) =>
+    ({ getElementById: (id: string) => (id === PAGE_TEXT_ID ? { dataset: { lng }, textContent: text } : null) }) as unknown as Document;
+
+  it("reads the page language's namespaces from the block", () => {
+    const bundle = { translation: { search: { button: '搜尋' } }, sidebar: { notes: '筆記' } };
+    expect(embeddedLocale('zh', page('zh', JSON.stringify(bundle)))).toEqual(bundle);
+  });
+
+  it('is null for another language, a broken or partial block, or none', () => {
+    const whole = JSON.stringify({ translation: {}, sidebar: {} });
+    expect(embeddedLocale('ja', page('zh', whole))).toBeNull();
+    expect(embeddedLocale('zh', page('zh', '{"translation": {'))).toBeNull();
+    expect(embeddedLocale('zh', page('zh', JSON.stringify({ translation: {}, sidebar: null })))).toBeNull();
+    expect(embeddedLocale('zh', { getElementById: () => null } as unknown as Document)).toBeNull();
   });
 });

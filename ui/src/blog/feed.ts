@@ -66,20 +66,25 @@ export async function fetchFeed(url: string, signal?: AbortSignal): Promise<Blog
 }
 
 /**
- * Resolve once every image has loaded or failed (SPEC.md section 4: images are preloaded before
- * posts show); a slow image host cannot hold the list back longer than `timeoutMs`.
+ * Resolves once every image has loaded or failed (SPEC.md section 4: images are preloaded before
+ * posts show), with the URLs that failed; a slow image host cannot hold the list back longer than
+ * `timeoutMs` (its images count as not failed).
  */
-export function preloadImages(urls: string[], timeoutMs = 4000): Promise<void> {
+export function preloadImages(urls: string[], timeoutMs = 4000): Promise<Set<string>> {
   const unique = [...new Set(urls)];
-  if (typeof Image === 'undefined' || unique.length === 0) return Promise.resolve();
+  const failed = new Set<string>();
+  if (typeof Image === 'undefined' || unique.length === 0) return Promise.resolve(failed);
   const loads = unique.map(
     (src) =>
       new Promise<void>((resolve) => {
         const img = new Image();
         img.onload = () => resolve();
-        img.onerror = () => resolve();
+        img.onerror = () => {
+          failed.add(src);
+          resolve();
+        };
         img.src = src;
       }),
   );
-  return Promise.race([Promise.all(loads).then(() => undefined), new Promise<void>((r) => setTimeout(r, timeoutMs))]);
+  return Promise.race([Promise.all(loads), new Promise<void>((r) => setTimeout(r, timeoutMs))]).then(() => new Set(failed));
 }

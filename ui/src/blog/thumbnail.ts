@@ -27,3 +27,8 @@ export function firstImageSrc(html: unknown): string | null {
 export function pickThumbnail(post: { thumbnail?: unknown; content?: unknown }): string {
   return safeImageUrl(post.thumbnail) ?? safeImageUrl(firstImageSrc(post.content)) ?? DEFAULT_THUMBNAIL;
 }
+
+/** The thumbnail to show once `image` is known not to load: the default, as for a post without one. */
+export function shownThumbnail(image: string, failed: ReadonlySet<string>): string {
+  return failed.has(image) ? DEFAULT_THUMBNAIL : image;
+}

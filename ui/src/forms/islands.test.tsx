@@ -269,6 +269,38 @@ describe('BlogList island', () => {
     expect(img.getAttribute('src')).toBe('/images/default-thumbnail.svg');
   });
 
+  it('shows the default thumbnail for an image that fails, in the preload or later', async () => {
+    const feed = {
+      items: FEED.items.map((post, i) => ({ ...post, thumbnail: i < 2 ? `https://images.example/${i + 1}.png` : null })),
+    };
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response(JSON.stringify(feed))),
+    );
+    // The host of post 1's image is unreachable; post 2's loads in the preload.
+    vi.stubGlobal(
+      'Image',
+      class {
+        onload: (() => void) | null = null;
+        onerror: (() => void) | null = null;
+        set src(url: string) {
+          queueMicrotask(() => (url.endsWith('/1.png') ? this.onerror?.() : this.onload?.()));
+        }
+      },
+    );
+    const { container } = render(tree(BlogList, { feedUrl: '/api/feed' }));
+    await screen.findByText('page 1 of 2');
+    const sources = () => Array.from(container.querySelectorAll('.blog-card img'), (img) => img.getAttribute('src'));
+    expect(sources()).toEqual([
+      '/images/default-thumbnail.svg',
+      'https://images.example/2.png',
+      ...Array(2).fill('/images/default-thumbnail.svg'),
+    ]);
+    // Post 2's image fails when the card shows it.
+    fireEvent.error(container.querySelectorAll('.blog-card img')[1]);
+    expect(sources()[1]).toBe('/images/default-thumbnail.svg');
+  });
+
   it('logs a failed feed with console.warn and shows the empty state', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     const error = vi.spyOn(console, 'error');

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useIsland } from '../components/IslandRoot';
 import { fetchFeed, formatDate, preloadImages, safeLink, type BlogPost } from '../blog/feed';
 import { RECENT_COUNT, pageOf } from '../blog/paging';
+import { DEFAULT_THUMBNAIL, shownThumbnail } from '../blog/thumbnail';
 
 const HTML_LANG: Record<string, string> = { en: 'en', zh: 'zh-Hant', ja: 'ja' };
 
@@ -20,9 +21,20 @@ function PostTitle({ post, note }: { post: BlogPost; note: string }) {
 }
 
 function PostCard({ post, locale, note, byLine }: { post: BlogPost; locale: string; note: string; byLine: string }) {
+  // An image that fails after the preload (its host went away) shows the default, not a broken box.
+  const [broken, setBroken] = useState(false);
   return (
     <li className="blog-card">
-      <img className="blog-card-image" src={post.image} alt="" width={320} height={180} loading="lazy" decoding="async" />
+      <img
+        className="blog-card-image"
+        src={broken ? DEFAULT_THUMBNAIL : post.image}
+        alt=""
+        width={320}
+        height={180}
+        loading="lazy"
+        decoding="async"
+        onError={() => setBroken(true)}
+      />
       <div className="blog-card-body">
         <h3 className="blog-card-title">
           <PostTitle post={post} note={note} />
@@ -62,8 +74,8 @@ export default function BlogList({ feedUrl = '/api/feed' }: { feedUrl?: string }
     let alive = true;
     fetchFeed(feedUrl)
       .then(async (list) => {
-        await preloadImages(list.map((p) => p.image));
-        if (alive) setPosts(list);
+        const failed = await preloadImages(list.map((p) => p.image));
+        if (alive) setPosts(list.map((p) => ({ ...p, image: shownThumbnail(p.image, failed) })));
       })
       .catch((err: unknown) => {
         // SPEC.md section 8: a feed failure is only logged; the page shows its empty state.

@@ -47,15 +47,18 @@ function ResultList({ results, pageLang, label }: { results: SearchResult[]; pag
 }
 
 export default function Search({ indexUrl, lang: langProp }: { indexUrl: string; lang?: string }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const island = useIsland();
   const lang: Lang = isLang(langProp) ? langProp : island.lang;
   const inputId = useId();
   const [input, setInput] = useState('');
+  // The query searched for: the box, trimmed, unless that is blank (SPEC: empty is ignored, so
+  // the results and ?q= stay those of the last real query).
+  const [searched, setSearched] = useState('');
   const [phase, setPhase] = useState<Phase>('idle');
   const [index, setIndex] = useState<PreparedIndex | null>(null);
   const [labels, setLabels] = useState<RouteLabels | undefined>(undefined);
-  const query = useDeferredValue(input);
+  const query = useDeferredValue(searched);
   const started = useRef(false);
   const inputRef = useRef<HTMLInputElement>(null);
 
@@ -64,16 +67,16 @@ export default function Search({ indexUrl, lang: langProp }: { indexUrl: string;
     started.current = true;
     // Text typed into the prerendered box before hydration wins over the address's ?q=.
     const typed = inputRef.current?.value ?? '';
-    setInput(typed || (new URLSearchParams(window.location.search).get('q') ?? '').trim());
+    changeInput(typed || (new URLSearchParams(window.location.search).get('q') ?? '').trim());
     setPhase('loadingTranslations');
     // The index download runs alongside the translations; the phases report what is awaited.
     const indexLoad = loadIndex(indexUrl).catch((err: unknown) => {
       console.warn('search index could not be loaded', err);
       return null;
     });
-    loadRouteLabels()
+    loadRouteLabels({ [lang]: i18n.getResourceBundle(lang, 'translation') })
       .then(({ labels: l, failed }) => {
-        if (failed.length) console.warn(`search: built-in labels for ${failed.join(', ')}`);
+        if (failed.length) console.warn(`search: the page's own or built-in labels for ${failed.join(', ')}`);
         setLabels(l);
         setPhase('searching');
         return indexLoad;
@@ -87,25 +90,32 @@ export default function Search({ indexUrl, lang: langProp }: { indexUrl: string;
   // The address bar follows the query once typing pauses.
   useEffect(() => {
     if (phase !== 'ready') return;
-    const timer = setTimeout(() => writeQueryToUrl(input.trim()), URL_SYNC_MS);
+    const timer = setTimeout(() => writeQueryToUrl(searched), URL_SYNC_MS);
     return () => clearTimeout(timer);
-  }, [input, phase]);
+  }, [searched, phase]);
 
   const outcome: SearchOutcome | null = useMemo(
     () => (phase === 'ready' ? safeSearch(index, query, { lang, labels }) : null),
     [phase, index, query, lang, labels],
   );
 
+  function changeInput(value: string) {
+    setInput(value);
+    if (value.trim()) setSearched(value.trim());
+  }
+
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
     const q = input.trim();
+    if (!q) return;
     if (q !== input) setInput(q);
+    setSearched(q);
     if (phase === 'ready') writeQueryToUrl(q);
   };
 
   let status = '';
   if (phase === 'loadingTranslations') status = t('search.loadingTranslations', 'Loading translations…');
-  else if (phase === 'searching' && input.trim()) status = t('search.searching', 'Searching…');
+  else if (phase === 'searching' && searched) status = t('search.searching', 'Searching…');
   else if (outcome?.kind === 'results') status = t('search.count', { count: outcome.results.length, defaultValue: '{{count}} results' });
 
   const noMatch = outcome && outcome.kind !== 'results';
@@ -125,7 +135,7 @@ export default function Search({ indexUrl, lang: langProp }: { indexUrl: string;
             type="search"
             name="q"
             value={input}
-            onChange={(e) => setInput(e.target.value)}
+            onChange={(e) => changeInput(e.target.value)}
             placeholder={t('search.placeholder', 'Search articles, notes and pages')}
             autoComplete="off"
             enterKeyHint="search"
@@ -143,7 +153,7 @@ export default function Search({ indexUrl, lang: langProp }: { indexUrl: string;
       ) : null}
       {noMatch ? (
         <div className="search-empty">
-          <p className="search-no-results">{t('search.noResults', { query: query.trim(), defaultValue: 'No results for “{{query}}”' })}</p>
+          <p className="search-no-results">{t('search.noResults', { query, defaultValue: 'No results for “{{query}}”' })}</p>
           <p className="search-hint">{t('search.hint', 'Try to press Search Button')}</p>
           <p className="search-suggest">
             {fallback

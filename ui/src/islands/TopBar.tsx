@@ -27,7 +27,6 @@ export default function TopBar({ route, lang: langProp, languages }: TopBarProps
   const lang: Lang = isLang(langProp) ? langProp : DEFAULT_LANGUAGE;
   const loggedIn = useLoggedIn();
   const [darkMode, toggleDarkMode] = useDarkMode();
-  const [openMenu, setOpenMenu] = useState<Menu | null>(null);
   const [loggedOutNotice, setLoggedOutNotice] = useState(false);
   const [busy, setBusy] = useState(false);
   const bar = useRef<HTMLElement>(null);
@@ -44,15 +43,21 @@ export default function TopBar({ route, lang: langProp, languages }: TopBarProps
     return () => window.removeEventListener('pageshow', onPageShow);
   }, [route]);
 
+  // Escape and a press outside close whichever dropdown the page shows open. They read the
+  // <details> themselves, never state kept from `toggle` events: those come a task after the click,
+  // and a key pressed in between (the browser runs input first) would close the wrong menu.
   useEffect(() => {
-    if (!openMenu) return;
+    const openMenus = () => Array.from(bar.current?.querySelectorAll<HTMLDetailsElement>('details[data-menu][open]') ?? []);
     const onPointer = (event: PointerEvent) => {
-      if (!bar.current?.contains(event.target as Node)) closeMenu(openMenu);
+      if (bar.current?.contains(event.target as Node)) return;
+      for (const details of openMenus()) details.open = false;
     };
     const onKey = (event: KeyboardEvent) => {
       if (event.key !== 'Escape') return;
-      closeMenu(openMenu);
-      menuElement(openMenu)?.querySelector<HTMLElement>(':scope > summary')?.focus();
+      for (const details of openMenus()) {
+        details.open = false;
+        details.querySelector<HTMLElement>(':scope > summary')?.focus();
+      }
     };
     document.addEventListener('pointerdown', onPointer);
     document.addEventListener('keydown', onKey);
@@ -60,19 +65,15 @@ export default function TopBar({ route, lang: langProp, languages }: TopBarProps
       document.removeEventListener('pointerdown', onPointer);
       document.removeEventListener('keydown', onKey);
     };
-  }, [openMenu]);
+  }, []);
 
-  // The two dropdowns are mutually exclusive: opening one closes the other. The <details> keep
-  // their own open state (they work without JavaScript); React only closes them.
-  const menuElement = (menu: Menu) => bar.current?.querySelector<HTMLDetailsElement>(`details[data-menu="${menu}"]`) ?? null;
-  const closeMenu = (menu: Menu) => {
-    const details = menuElement(menu);
-    if (details?.open) details.open = false;
-  };
+  // The two dropdowns are mutually exclusive: opening one closes the other. Their shared `name`
+  // makes the browser do it (and it works without JavaScript); this covers browsers without
+  // exclusive <details>. The <details> keep their own open state; React only closes them.
   const onToggle = (menu: Menu) => (event: SyntheticEvent<HTMLDetailsElement>) => {
-    const isOpen = event.currentTarget.open;
-    if (isOpen) closeMenu(menu === 'language' ? 'tools' : 'language');
-    setOpenMenu((current) => (isOpen ? menu : current === menu ? null : current));
+    if (!event.currentTarget.open) return;
+    const other = bar.current?.querySelector<HTMLDetailsElement>(`details[data-menu="${menu === 'language' ? 'tools' : 'language'}"]`);
+    if (other?.open) other.open = false;
   };
 
   const onHome = () => {

@@ -35,6 +35,33 @@ export function importWithTimeout<T>(name: string, load: () => Promise<T>, timeo
   });
 }
 
+/**
+ * The island's own chunk, `/assets/<Name>-<HASH>.js`: the page preloads it (the generator writes a
+ * modulepreload for each chunk an island needs), else the URL the failure named.
+ */
+export function islandChunkUrl(name: string, failed: ChunkLoadError, doc: Document = document): string | null {
+  const own = new RegExp(`^/assets/${name}-[A-Za-z0-9]+\\.js$`);
+  for (const link of Array.from(doc.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"][href]'))) {
+    const url = new URL(link.getAttribute('href')!, doc.baseURI);
+    if (own.test(url.pathname)) return url.href;
+  }
+  return /^https?:\/\/\S+\.js$/.test(failed.request) ? failed.request : null;
+}
+
+/**
+ * The loader a retry uses. A browser may keep a failed module fetch in its module map (the HTML
+ * standard's earlier rule, which older Chromium follows), so importing the same URL again fails at
+ * once without asking the server: the retry asks for the chunk under a new URL instead.
+ * A shared chunk that failed is fetched again only by a browser that does not keep failures.
+ */
+export function retryLoader<T>(name: string, load: () => Promise<T>, failed: ChunkLoadError, attempt: number): () => Promise<T> {
+  const url = islandChunkUrl(name, failed);
+  if (!url) return load;
+  const fresh = new URL(url);
+  fresh.searchParams.set('retry', String(attempt));
+  return () => import(fresh.href) as Promise<T>;
+}
+
 /** Shows the error in front of the island's prerendered HTML, which stays readable. */
 export function showChunkError(el: HTMLElement, error: ChunkLoadError, retry: () => void): void {
   console.warn(error);

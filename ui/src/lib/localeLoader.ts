@@ -1,5 +1,6 @@
-// Reads /locales/{lng}/{ns}.json: up to 5 retries after the first try, waiting 350 ms and doubling,
-// with at most 10 reads in flight across the page (SPEC sections 7 and 9).
+// The page language's text comes with the page (the generator's `island_text()`); other languages
+// are read from /locales/{lng}/{ns}.json: up to 5 retries after the first try, waiting 350 ms and
+// doubling, with at most 10 reads in flight across the page (SPEC sections 7 and 9).
 import type { LocaleBundle } from './i18n';
 
 export const LOCALE_RETRIES = 5;
@@ -61,4 +62,20 @@ export async function loadLocale(lng: string, options: LoaderOptions = {}): Prom
     (['translation', 'sidebar'] as const).map((ns) => fetchJsonWithRetry(`${base}/${lng}/${ns}.json`, options)),
   );
   return { translation: translation as Record<string, unknown>, sidebar: sidebar as Record<string, unknown> };
+}
+
+/** The id of the JSON block the generator writes into every page with islands. */
+export const PAGE_TEXT_ID = 'island-text';
+
+/** Both namespaces of `lng` as the page carries them, or null if the page has no whole block for it. */
+export function embeddedLocale(lng: string, doc: Document = document): LocaleBundle | null {
+  const block = doc.getElementById(PAGE_TEXT_ID);
+  if (!block || block.dataset.lng !== lng) return null;
+  try {
+    const parsed = JSON.parse(block.textContent ?? '') as LocaleBundle;
+    const whole = [parsed?.translation, parsed?.sidebar].every((ns) => ns !== null && typeof ns === 'object');
+    return whole ? parsed : null;
+  } catch {
+    return null;
+  }
 }

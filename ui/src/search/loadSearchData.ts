@@ -6,15 +6,23 @@ import type { RouteLabels, SearchIndex } from './types';
 /**
  * SPEC.md section 7: the search page reads all three translation files itself, so a Japanese
  * word finds the Japanese label of a page from an English page. A language whose file cannot be
- * read keeps the built-in labels (section 8).
+ * read keeps the text the page already holds for it (`held`: its own language, which came with
+ * the page), else the built-in labels (section 8).
  */
-export async function loadRouteLabels(basePath = '/locales'): Promise<{ labels: RouteLabels; failed: string[] }> {
+export async function loadRouteLabels(
+  held: Record<string, unknown> = {},
+  basePath = '/locales',
+): Promise<{ labels: RouteLabels; failed: string[] }> {
   const settled = await Promise.allSettled(LANGS.map((lng) => fetchJsonWithRetry(`${basePath}/${lng}/translation.json`)));
   const resources: Record<string, unknown> = {};
   const failed: string[] = [];
   settled.forEach((s, i) => {
-    if (s.status === 'fulfilled') resources[LANGS[i]] = s.value;
-    else failed.push(LANGS[i]);
+    const lng = LANGS[i];
+    if (s.status === 'fulfilled') resources[lng] = s.value;
+    else {
+      failed.push(lng);
+      if (held[lng]) resources[lng] = held[lng];
+    }
   });
   const fromFiles = labelsFromTranslations(resources);
   const labels: RouteLabels = {};

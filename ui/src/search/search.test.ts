@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import {
   BUILTIN_LABELS,
+  FUZZY_WEIGHT,
   PRIORITY,
   labelsFromTranslations,
   matchesEitherWay,
@@ -153,6 +154,30 @@ describe('no match', () => {
     expect(out.kind).toBe('fuzzy');
     expect(out.results).toHaveLength(1);
     expect(out.results[0].navTarget).toBe('/valuation-models');
+  });
+
+  it('weighs a misspelt title above a similar keyword or a page that only lists the word', () => {
+    const idx = prepareIndex({
+      version: 1,
+      pages: [
+        page('/', 'en', 'Alex Chen', 'Developer and investor.', ['portfolio', 'valuation']),
+        page('/valuation-models', 'en', 'Valuation Models', 'P/E, P/S, P/B, DCF and DDM.', ['valuation']),
+        page('/valuation-models/pe', 'en', 'Price to Earnings (P/E)', 'The P/E ratio.', ['valuation', 'multiples']),
+        page('/valuation-models/ddm', 'en', 'Dividend Discount Model (DDM)', 'Dividends, discounted.', ['dividend', 'gordon growth']),
+        page('/investment-basics/types-of-investments', 'en', 'Types of Investments', 'Stocks, bonds.', ['private equity', 'bonds']),
+        page('/climbers-deal-privacy', 'en', 'Climbers Deal privacy policy', 'What the app stores.', ['privacy']),
+      ],
+    });
+    const suggestion = (q: string) => {
+      const out = search(idx, q, { lang: 'en', labels: BUILTIN_LABELS })!;
+      expect(out.kind).toBe('fuzzy');
+      return out.results.map((r) => r.navTarget);
+    };
+    expect(suggestion('valuaton')).toEqual(['/valuation-models']);
+    expect(suggestion('privcy policy')).toEqual(['/climbers-deal-privacy']);
+    expect(suggestion('dividnd discont modle')).toEqual(['/valuation-models/ddm']);
+    expect(suggestion('privat equty')).toEqual(['/investment-basics/types-of-investments']);
+    expect(FUZZY_WEIGHT.title).toBeGreaterThan(FUZZY_WEIGHT.keyword);
   });
 
   it('uses the 0.2 threshold strictly', () => {

@@ -1,5 +1,5 @@
 import { buildSnippet } from './snippet';
-import { FUZZY_THRESHOLD, boundedDistance } from './similarity';
+import { FUZZY_THRESHOLD, FuzzyScorer, words, type Word } from './similarity';
 import { localizePath } from './paths';
 import type { IndexPage, ResultKind, RouteLabels, SearchIndex, SearchResult } from './types';
 
@@ -8,6 +8,13 @@ export const PRIORITY = { keyword: 1, path: 2, text: 3, fuzzy: 4, recommended: 1
 
 /** Pages recommended when nothing matches, in this order (priority 10, 11, 12). */
 export const RECOMMENDED_ROUTES = ['/', '/valuation-models', '/investment-basics'];
+
+/**
+ * How much a fuzzy match on each part of a page counts: the page's title (and its label, the
+ * same name in the breadcrumb) above its keywords and route, so a misspelt title finds its page
+ * rather than one that lists a similar keyword. Body text is never compared fuzzily.
+ */
+export const FUZZY_WEIGHT = { title: 1, keyword: 0.9, route: 0.85 } as const;
 
 /** Items shorter than this are not looked for inside the query: one letter is in everything. */
 const MIN_ITEM_IN_QUERY = 2;
@@ -21,8 +28,19 @@ export interface PreparedPage {
   segments: string[];
   title: string;
   text: string;
-  /** Title, keywords and route segments as code points, for the fuzzy fallback. */
-  fuzzy: string[][];
+  /** Title, keywords and route segments, for the fuzzy fallback. */
+  fuzzy: FuzzyCandidate[];
+}
+
+/** A string a misspelt query may be close to: as code points, as words, and what it weighs. */
+export interface FuzzyCandidate {
+  points: string[];
+  words: Word[];
+  weight: number;
+}
+
+function candidate(text: string, weight: number): FuzzyCandidate {
+  return { points: Array.from(text), words: words(text), weight };
 }
 
 export interface PreparedIndex {
@@ -66,7 +84,14 @@ export function prepareIndex(index: SearchIndex): PreparedIndex {
         text: (page.text ?? '').toLowerCase(),
         fuzzy: [],
       }))
-      .map((p) => ({ ...p, fuzzy: [p.title, ...p.keywords, ...p.segments].filter(Boolean).map((c) => Array.from(c)) })),
+      .map((p) => ({
+        ...p,
+        fuzzy: [
+          ...[p.title].filter(Boolean).map((t) => candidate(t, FUZZY_WEIGHT.title)),
+          ...p.keywords.filter(Boolean).map((k) => candidate(k, FUZZY_WEIGHT.keyword)),
+          ...p.segments.map((s) => candidate(s, FUZZY_WEIGHT.route)),
+        ],
+      })),
   };
 }
 
@@ -142,39 +167,40 @@ function compareHits(lang: string) {
     a.p.order - b.p.order;
 }
 
-/** Code points of each language's route labels, made once per labels object. */
-const labelPoints = new WeakMap<RouteLabels, Map<string, string[]>>();
+/** Each language's route labels as fuzzy candidates, made once per labels object. */
+const labelCandidates = new WeakMap<RouteLabels, Map<string, FuzzyCandidate | null>>();
 
-function labelCandidate(p: PreparedPage, labels: RouteLabels | undefined): string[] | null {
+function labelCandidate(p: PreparedPage, labels: RouteLabels | undefined): FuzzyCandidate | null {
   if (!labels) return null;
-  let cache = labelPoints.get(labels);
-  if (!cache) labelPoints.set(labels, (cache = new Map()));
+  let cache = labelCandidates.get(labels);
+  if (!cache) labelCandidates.set(labels, (cache = new Map()));
   const key = `${p.page.lang}\u0000${routeKey(p.page.route)}`;
-  let cps = cache.get(key);
-  if (!cps) cache.set(key, (cps = Array.from(labelFor(p, labels))));
-  return cps.length ? cps : null;
+  if (!cache.has(key)) {
+    const label = labelFor(p, labels);
+    cache.set(key, label ? candidate(label, FUZZY_WEIGHT.title) : null);
+  }
+  return cache.get(key) ?? null;
 }
 
 /**
- * The page with the most similar title, keyword, route segment or label (normalised edit
- * distance). Only a candidate that can still beat the best so far is measured, so a keystroke
- * with no match stays cheap.
+ * The page whose title, label, keyword or route segment is most similar to the query, weighed by
+ * FUZZY_WEIGHT; only a similarity above FUZZY_THRESHOLD counts. A candidate that cannot beat the
+ * best so far even when equal to the query is not measured, so a keystroke with no match stays
+ * cheap. Among equals, the page in the page's language, then the first in the index.
  */
 function bestFuzzy(index: PreparedIndex, q: string, opts: SearchOptions): Hit | null {
-  const query = Array.from(q);
+  const scorer = new FuzzyScorer(q);
   let best: { p: PreparedPage; term: string; score: number } | null = null;
   for (const p of index.pages) {
     const label = labelCandidate(p, opts.labels);
     for (const c of label ? [...p.fuzzy, label] : p.fuzzy) {
-      const longest = Math.max(c.length, query.length);
-      const floor = Math.max(best?.score ?? 0, FUZZY_THRESHOLD);
-      // similarity = 1 - d / longest must beat `floor` (or tie it in the page's language)
-      const limit = Math.floor((1 - floor) * longest + 1e-9);
-      const d = boundedDistance(c, query, limit);
-      if (d > limit) continue;
-      const score = 1 - d / longest;
+      const toBeat = best?.score ?? 0;
+      if (c.weight < toBeat) continue;
+      const similarity = scorer.score(c.points, c.words, Math.max(toBeat / c.weight, FUZZY_THRESHOLD));
+      if (similarity <= FUZZY_THRESHOLD) continue;
+      const score = similarity * c.weight;
       const better = !best || score > best.score || (score === best.score && p.page.lang === opts.lang && best.p.page.lang !== opts.lang);
-      if (better && score > FUZZY_THRESHOLD) best = { p, term: c.join(''), score };
+      if (better) best = { p, term: c.points.join(''), score };
     }
   }
   return best ? { p: best.p, priority: PRIORITY.fuzzy, kind: 'fuzzy', reverse: false, inTitle: false, terms: [best.term] } : null;

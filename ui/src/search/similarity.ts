@@ -53,3 +53,63 @@ export function similarity(a: string, b: string): number {
   if (longest === 0) return 1;
   return 1 - editDistance(x, y) / longest;
 }
+
+/** One word of a candidate: its text (to remember comparisons by) and its code points. */
+export interface Word {
+  text: string;
+  points: string[];
+}
+
+/** Words of a title, keyword or query: split at spaces and punctuation; unspaced CJK stays whole. */
+export function words(text: string): Word[] {
+  return text
+    .split(/[\s\-_/(),.:;!?·、，。：；！？（）]+/u)
+    .filter(Boolean)
+    .map((w) => ({ text: w, points: Array.from(w) }));
+}
+
+/**
+ * How well a query matches one candidate (a title, keyword, label or route segment), 0 to 1: the
+ * similarity of the whole strings, or, when either has several words, how closely each query word
+ * matches its nearest word of the candidate (mean over the query's words), whichever is higher.
+ * So `privcy policy` is close to "Climbers Deal Privacy Policy", whose words it misspells, though
+ * the whole title is twice as long. Word comparisons are remembered for the query: many
+ * candidates share words.
+ */
+export class FuzzyScorer {
+  private readonly query: string[];
+  private readonly queryWords: Word[];
+  private readonly nearest: Map<string, number>[];
+
+  constructor(query: string) {
+    this.query = Array.from(query);
+    this.queryWords = words(query);
+    this.nearest = this.queryWords.map(() => new Map());
+  }
+
+  /** At least `floor` is needed to matter: below it the answer is only a lower bound. */
+  score(candidate: readonly string[], candidateWords: readonly Word[], floor: number): number {
+    const longest = Math.max(candidate.length, this.query.length);
+    if (longest === 0) return 1;
+    const limit = Math.floor((1 - floor) * longest + 1e-9);
+    const whole = 1 - Math.min(boundedDistance(candidate, this.query, limit), longest) / longest;
+    if (this.queryWords.length < 2 && candidateWords.length < 2) return whole;
+    let sum = 0;
+    for (let i = 0; i < this.queryWords.length; i++) {
+      const qw = this.queryWords[i].points;
+      const known = this.nearest[i];
+      let best = 0;
+      for (const cw of candidateWords) {
+        let sim = known.get(cw.text);
+        if (sim === undefined) {
+          const len = Math.max(cw.points.length, qw.length);
+          sim = 1 - boundedDistance(cw.points, qw, len) / len;
+          known.set(cw.text, sim);
+        }
+        if (sim > best) best = sim;
+      }
+      sum += best;
+    }
+    return Math.max(whole, sum / this.queryWords.length);
+  }
+}
