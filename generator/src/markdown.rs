@@ -9,6 +9,9 @@ use syntect::html::{ClassStyle, ClassedHTMLGenerator};
 use syntect::parsing::SyntaxSet;
 use syntect::util::LinesWithEndings;
 
+mod math;
+mod tables;
+
 /// Paths that are files, not pages: never language-prefixed.
 pub const FILE_PREFIXES: &[&str] = &["/images/", "/assets/", "/api/", "/locales/"];
 pub const CODE_CLASS_STYLE: ClassStyle = ClassStyle::SpacedPrefixed { prefix: "hl-" };
@@ -75,27 +78,6 @@ pub fn slugify(text: &str) -> String {
         }
     }
     slug.trim_end_matches('-').to_string()
-}
-
-fn latex_to_mathml(latex: &str, display: bool) -> Result<String, String> {
-    use pulldown_latex::{config::DisplayMode, push_mathml, Parser as MathParser, RenderConfig, Storage};
-    let storage = Storage::new();
-    // Parse once to surface errors: the renderer would otherwise print them in red on the page.
-    for event in MathParser::new(latex, &storage) {
-        event.map_err(|e| e.to_string())?;
-    }
-    let storage = Storage::new();
-    let config = RenderConfig {
-        display_mode: if display {
-            DisplayMode::Block
-        } else {
-            DisplayMode::Inline
-        },
-        ..Default::default()
-    };
-    let mut out = String::new();
-    push_mathml(&mut out, MathParser::new(latex, &storage), config).map_err(|e| e.to_string())?;
-    Ok(out)
 }
 
 fn highlight(code: &str, lang: &str) -> String {
@@ -171,6 +153,7 @@ pub fn render(source: &str, options: &RenderOptions) -> Result<Rendered, Markdow
     let mut code: Option<(String, String)> = None;
     let mut heading: Option<OpenHeading> = None;
     let mut seen_ids: HashSet<String> = HashSet::new();
+    let mut table_start = 0;
 
     for (event, range) in Parser::new_ext(source, parser_options).into_offset_iter() {
         if let Some((_, buffer)) = code.as_mut() {
@@ -197,13 +180,19 @@ pub fn render(source: &str, options: &RenderOptions) -> Result<Rendered, Markdow
             }
             Event::InlineMath(ref latex) | Event::DisplayMath(ref latex) => {
                 let display = matches!(event, Event::DisplayMath(_));
-                let mathml = latex_to_mathml(latex, display).map_err(|e| MarkdownError {
+                let mathml = math::to_mathml(latex, display).map_err(|e| MarkdownError {
                     line: line_of(source, range.start),
                     message: format!("invalid math `{latex}`: {e}"),
                 })?;
                 out.text.push_str(latex);
                 out.text.push(' ');
-                events.push(Event::InlineHtml(mathml.into()));
+                // A wide formula scrolls inside its own box rather than widening the page.
+                let html = if display {
+                    format!("<span class=\"math-scroll\">{mathml}</span>")
+                } else {
+                    mathml
+                };
+                events.push(Event::InlineHtml(html.into()));
             }
             Event::Start(Tag::Heading {
                 level,
@@ -274,6 +263,14 @@ pub fn render(source: &str, options: &RenderOptions) -> Result<Rendered, Markdow
                 out.text.push(' ');
                 events.push(event);
             }
+            Event::Start(Tag::Table(_)) => {
+                table_start = events.len();
+                events.push(event);
+            }
+            Event::End(TagEnd::Table) => {
+                events.push(event);
+                tables::rewrite(&mut events, table_start);
+            }
             Event::End(TagEnd::Paragraph | TagEnd::Item | TagEnd::TableCell) => {
                 out.text.push('\n');
                 events.push(event);
@@ -331,6 +328,54 @@ mod tests {
         assert!(r.html.contains("<h2 id=\"formula\">Formula</h2>"), "{}", r.html);
         assert!(r.html.contains("<h2 id=\"why-use-it\">"), "{}", r.html);
         assert_eq!(r.heading_ids, ["formula", "why-use-it", "公式"]);
+    }
+
+    #[test]
+    fn display_math_scrolls_in_its_own_box() {
+        let r = en("$$\nTV = \\frac{CF_n}{r - g}\n$$\n\nInline $r$.\n");
+        assert!(
+            r.html.contains("<span class=\"math-scroll\"><math display=\"block\">"),
+            "{}",
+            r.html
+        );
+        assert!(
+            r.html.contains("Inline <math display=\"inline\"><mi>r</mi></math>"),
+            "{}",
+            r.html
+        );
+    }
+
+    #[test]
+    fn tables_scroll_and_say_which_columns_are_figures() {
+        let r = en(
+            "| Item | Amount | Note |\n|:---|---|:---:|\n| Rent | \\$1,200.00 | monthly |\n| Total | \\$1,200.00 | |\n",
+        );
+        assert!(
+            r.html.starts_with("<div class=\"table-scroll\"><table><thead><tr>"),
+            "{}",
+            r.html
+        );
+        assert!(
+            r.html.contains("<th scope=\"col\" class=\"align-left\">Item</th>"),
+            "{}",
+            r.html
+        );
+        assert!(
+            r.html.contains("<th scope=\"col\" class=\"num\">Amount</th>"),
+            "{}",
+            r.html
+        );
+        assert!(r.html.contains("<td class=\"num\">$1,200.00</td>"), "{}", r.html);
+        assert!(r.html.contains("<td class=\"align-center\">monthly</td>"), "{}", r.html);
+        assert!(
+            r.html
+                .contains("<tr class=\"total\"><td class=\"align-left\">Total</td>"),
+            "{}",
+            r.html
+        );
+        assert!(r.html.ends_with("</tbody></table></div>\n"), "{}", r.html);
+        assert!(!r.html.contains("style="), "{}", r.html);
+        assert!(r.text.contains("Rent\n$1,200.00\nmonthly\n"), "{:?}", r.text);
     }
 
     #[test]
