@@ -255,7 +255,21 @@ pub fn render(source: &str, options: &RenderOptions) -> Result<Rendered, Markdow
                 events.push(event);
             }
             Event::SoftBreak if options.line_breaks => events.push(Event::HardBreak),
-            Event::Text(ref t) | Event::Code(ref t) => {
+            Event::Text(ref t) => {
+                out.text.push_str(t);
+                let tied = match events.last_mut() {
+                    Some(Event::InlineHtml(math)) if math.starts_with("<math display=\"inline\"") => {
+                        math::tie_punctuation(math, t)
+                    }
+                    _ => None,
+                };
+                match tied {
+                    Some("") => {}
+                    Some(rest) => events.push(Event::Text(rest.to_string().into())),
+                    None => events.push(event),
+                }
+            }
+            Event::Code(ref t) => {
                 out.text.push_str(t);
                 events.push(event);
             }
@@ -339,10 +353,28 @@ mod tests {
             r.html
         );
         assert!(
-            r.html.contains("Inline <math display=\"inline\"><mi>r</mi></math>"),
+            r.html
+                .contains("Inline <span class=\"math-tie\"><math display=\"inline\"><mi>r</mi></math>.</span>"),
             "{}",
             r.html
         );
+    }
+
+    #[test]
+    fn punctuation_after_a_formula_stays_on_its_line() {
+        let r = en("其值為 $1.05^3$。下一句，$r$ 與 $g$）。\n");
+        assert!(
+            r.html.contains("<span class=\"math-tie\"><math display=\"inline\"><msup><mn>1.05</mn><mn>3</mn></msup></math>。</span>下一句"),
+            "{}",
+            r.html
+        );
+        assert!(
+            r.html.contains("，<math display=\"inline\"><mi>r</mi></math> 與"),
+            "{}",
+            r.html
+        );
+        assert!(r.html.contains("<mi>g</mi></math>）。</span></p>"), "{}", r.html);
+        assert!(r.text.contains("1.05^3 。下一句"), "{:?}", r.text);
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! `1{,}785.00` is one number, and a name such as `CF`, `\mathrm{TV}` or `\text{EPS}` is one
 //! upright identifier rather than the product of italic letters.
 
+use pulldown_cmark::CowStr;
 use pulldown_latex::{config::DisplayMode, push_mathml, Parser, RenderConfig, Storage};
 
 /// Commands whose braced argument is text or an already chosen font: their letters are left alone.
@@ -46,6 +47,26 @@ pub fn to_mathml(latex: &str, display: bool) -> Result<String, String> {
     let mut out = String::new();
     push_mathml(&mut out, Parser::new(&latex, &storage), config).map_err(|e| e.to_string())?;
     Ok(join_names(&out))
+}
+
+/// Punctuation that may not begin a line: a formula is an atomic box to line breaking, so
+/// without help `$r$。` could leave `。` alone at the start of the next line.
+const CLOSING: &[char] = &[
+    '.', ',', ';', ':', '!', '?', ')', ']', '»', '”', '’', '。', '、', '，', '．', '：', '；', '！', '？', '）', '」',
+    '』', '】', '〉', '》', '…',
+];
+
+/// Ties the closing punctuation at the start of `text` to the inline formula before it: the pair
+/// goes into one unbreakable span (`math` is rewritten in place) and the rest of the text is
+/// returned; `None` when the text does not start with such punctuation.
+pub(super) fn tie_punctuation<'t>(math: &mut CowStr<'_>, text: &'t str) -> Option<&'t str> {
+    let split = text.find(|c: char| !CLOSING.contains(&c)).unwrap_or(text.len());
+    if split == 0 {
+        return None;
+    }
+    let punctuation = html_escape::encode_text(&text[..split]);
+    *math = format!("<span class=\"math-tie\">{math}{punctuation}</span>").into();
+    Some(&text[split..])
 }
 
 /// Rewrites the source before parsing:
