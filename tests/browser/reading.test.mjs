@@ -371,3 +371,38 @@ describe('form fields', () => {
     });
   }
 });
+
+describe('password fields', () => {
+  for (const [route, field, show, hide] of [
+    ['/login', 'Password', 'Show password', 'Hide password'],
+    ['/register', 'Password', 'Show password', 'Hide password'],
+    ['/zh/login', '密碼', '顯示密碼', '隱藏密碼'],
+    ['/ja/register', 'パスワード', 'パスワードを表示', 'パスワードを隠す'],
+  ]) {
+    it(`show what was typed on request and hide it again (${route}, 375 px)`, async () => {
+      const page = await openPage(browser, server.url + route, { width: 375 });
+      try {
+        const input = page.getByLabel(field, { exact: true });
+        await input.fill('typed Secret 9');
+        assert.equal(await input.getAttribute('type'), 'password');
+        await page.getByRole('button', { name: show, exact: true }).click();
+        assert.equal(await input.getAttribute('type'), 'text', 'the password is shown');
+        assert.equal(await input.inputValue(), 'typed Secret 9', 'and kept');
+        await page.getByRole('button', { name: hide, exact: true }).click();
+        assert.equal(await input.getAttribute('type'), 'password', 'hidden again');
+        assert.deepEqual(page.problems(), []);
+      } finally {
+        await page.closeContext();
+      }
+    });
+  }
+
+  it('offer no show button that could not work without JavaScript', async () => {
+    const page = await openPage(browser, server.url + '/login', { width: 375, javaScript: false });
+    try {
+      assert.equal(await page.getByRole('button', { name: 'Show password' }).count(), 0);
+    } finally {
+      await page.closeContext();
+    }
+  });
+});
