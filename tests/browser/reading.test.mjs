@@ -235,6 +235,64 @@ describe('tables of figures', () => {
   });
 });
 
+describe('line length', () => {
+  it('English running text keeps to about 70 characters a line on a wide screen', async () => {
+    const page = await openPage(browser, server.url + '/valuation-models/dcf', { width: 1600 });
+    try {
+      const longest = await page.evaluate(() => {
+        let longest = 0;
+        for (const p of document.querySelectorAll('.article > p')) {
+          const text = p.firstChild;
+          if (!text || text.nodeType !== 3 || text.length < 20) continue;
+          const top = (i) => {
+            const range = document.createRange();
+            range.setStart(text, i);
+            range.setEnd(text, i + 1);
+            return range.getClientRects()[0]?.top;
+          };
+          // The characters on the paragraph's first line, if it has a second.
+          const first = top(0);
+          let i = 1;
+          while (i < text.length && Math.abs(top(i) - first) < 4) i++;
+          if (i < text.length) longest = Math.max(longest, i);
+        }
+        return longest;
+      });
+      assert.ok(longest > 0, 'a paragraph runs over more than one line');
+      assert.ok(longest <= 85, `${longest} characters on a line`);
+    } finally {
+      await page.closeContext();
+    }
+  });
+
+  for (const lang of ['/ja', '/zh'])
+    it(`${lang}: running text keeps to 36 full-width characters a line on a wide screen`, async () => {
+      const page = await openPage(browser, server.url + lang + '/valuation-models/dcf', { width: 1600 });
+      try {
+        // Measured in em, the width of one CJK character, so it holds whatever CJK font is installed.
+        const widest = await page.evaluate(() =>
+          Math.max(
+            ...Array.from(document.querySelectorAll('.article > p:not(:has(.math-scroll))')).map((p) => {
+              const range = document.createRange();
+              range.selectNodeContents(p);
+              const lines = Array.from(range.getClientRects()).map((r) => r.width);
+              return Math.max(...lines) / parseFloat(getComputedStyle(p).fontSize);
+            }),
+          ),
+        );
+        const column = await page.evaluate(
+          () =>
+            document.querySelector('.article').getBoundingClientRect().width /
+            parseFloat(getComputedStyle(document.querySelector('.article p')).fontSize),
+        );
+        assert.ok(column > 40, `the column (${column.toFixed(1)}em) is wider than the measure`);
+        assert.ok(widest <= 36.5, `lines ${widest.toFixed(1)}em wide`);
+      } finally {
+        await page.closeContext();
+      }
+    });
+});
+
 describe('Japanese and Chinese pages', () => {
   const FONTS = {
     ja: ['Hiragino Sans', 'Yu Gothic', 'Meiryo', 'Noto Sans JP', 'Noto Sans CJK JP'],
