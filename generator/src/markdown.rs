@@ -344,36 +344,27 @@ mod tests {
         assert_eq!(r.heading_ids, ["formula", "why-use-it", "公式"]);
     }
 
+    /// Fails with the needle and the whole HTML when the rendered page lacks the needle.
+    fn has(r: &Rendered, needle: &str) {
+        assert!(r.html.contains(needle), "{needle} not in\n{}", r.html);
+    }
+
     #[test]
     fn display_math_scrolls_in_its_own_box() {
         let r = en("$$\nTV = \\frac{CF_n}{r - g}\n$$\n\nInline $r$.\n");
-        assert!(
-            r.html.contains("<span class=\"math-scroll\"><math display=\"block\">"),
-            "{}",
-            r.html
-        );
-        assert!(
-            r.html
-                .contains("Inline <span class=\"math-tie\"><math display=\"inline\"><mi>r</mi></math>.</span>"),
-            "{}",
-            r.html
+        has(&r, "<span class=\"math-scroll\"><math display=\"block\">");
+        has(
+            &r,
+            "Inline <span class=\"math-tie\"><math display=\"inline\"><mi>r</mi></math>.</span>",
         );
     }
 
     #[test]
     fn punctuation_after_a_formula_stays_on_its_line() {
         let r = en("其值為 $1.05^3$。下一句，$r$ 與 $g$）。\n");
-        assert!(
-            r.html.contains("<span class=\"math-tie\"><math display=\"inline\"><msup><mn>1.05</mn><mn>3</mn></msup></math>。</span>下一句"),
-            "{}",
-            r.html
-        );
-        assert!(
-            r.html.contains("，<math display=\"inline\"><mi>r</mi></math> 與"),
-            "{}",
-            r.html
-        );
-        assert!(r.html.contains("<mi>g</mi></math>）。</span></p>"), "{}", r.html);
+        has(&r, "<span class=\"math-tie\"><math display=\"inline\"><msup><mn>1.05</mn><mn>3</mn></msup></math>。</span>下一句");
+        has(&r, "，<math display=\"inline\"><mi>r</mi></math> 與");
+        has(&r, "<mi>g</mi></math>）。</span></p>");
         assert!(r.text.contains("1.05^3 。下一句"), "{:?}", r.text);
     }
 
@@ -387,24 +378,11 @@ mod tests {
             "{}",
             r.html
         );
-        assert!(
-            r.html.contains("<th scope=\"col\" class=\"align-left\">Item</th>"),
-            "{}",
-            r.html
-        );
-        assert!(
-            r.html.contains("<th scope=\"col\" class=\"num\">Amount</th>"),
-            "{}",
-            r.html
-        );
-        assert!(r.html.contains("<td class=\"num\">$1,200.00</td>"), "{}", r.html);
-        assert!(r.html.contains("<td class=\"align-center\">monthly</td>"), "{}", r.html);
-        assert!(
-            r.html
-                .contains("<tr class=\"total\"><td class=\"align-left\">Total</td>"),
-            "{}",
-            r.html
-        );
+        has(&r, "<th scope=\"col\" class=\"align-left\">Item</th>");
+        has(&r, "<th scope=\"col\" class=\"num\">Amount</th>");
+        has(&r, "<td class=\"num\">$1,200.00</td>");
+        has(&r, "<td class=\"align-center\">monthly</td>");
+        has(&r, "<tr class=\"total\"><td class=\"align-left\">Total</td>");
         assert!(r.html.ends_with("</tbody></table></div>\n"), "{}", r.html);
         assert!(!r.html.contains("style="), "{}", r.html);
         assert!(r.text.contains("Rent\n$1,200.00\nmonthly\n"), "{:?}", r.text);
