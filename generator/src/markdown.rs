@@ -9,6 +9,9 @@ use syntect::html::{ClassStyle, ClassedHTMLGenerator};
 use syntect::parsing::SyntaxSet;
 use syntect::util::LinesWithEndings;
 
+mod math;
+mod tables;
+
 /// Paths that are files, not pages: never language-prefixed.
 pub const FILE_PREFIXES: &[&str] = &["/images/", "/assets/", "/api/", "/locales/"];
 pub const CODE_CLASS_STYLE: ClassStyle = ClassStyle::SpacedPrefixed { prefix: "hl-" };
@@ -66,27 +69,6 @@ pub fn slugify(text: &str) -> String {
         }
     }
     slug.trim_end_matches('-').to_string()
-}
-
-fn latex_to_mathml(latex: &str, display: bool) -> Result<String, String> {
-    use pulldown_latex::{config::DisplayMode, push_mathml, Parser as MathParser, RenderConfig, Storage};
-    let storage = Storage::new();
-    // Parse once to surface errors: the renderer would otherwise print them in red on the page.
-    for event in MathParser::new(latex, &storage) {
-        event.map_err(|e| e.to_string())?;
-    }
-    let storage = Storage::new();
-    let config = RenderConfig {
-        display_mode: if display {
-            DisplayMode::Block
-        } else {
-            DisplayMode::Inline
-        },
-        ..Default::default()
-    };
-    let mut out = String::new();
-    push_mathml(&mut out, MathParser::new(latex, &storage), config).map_err(|e| e.to_string())?;
-    Ok(out)
 }
 
 fn highlight(code: &str, lang: &str) -> String {
@@ -171,6 +153,7 @@ pub fn render(source: &str, options: &RenderOptions) -> Result<Rendered, Markdow
     let mut code: Option<(String, String)> = None;
     let mut heading: Option<OpenHeading> = None;
     let mut seen_ids: HashSet<String> = HashSet::new();
+    let mut table_start = 0;
 
     for (event, range) in Parser::new_ext(source, parser_options).into_offset_iter() {
         if let Some((_, buffer)) = code.as_mut() {
@@ -197,13 +180,19 @@ pub fn render(source: &str, options: &RenderOptions) -> Result<Rendered, Markdow
             }
             Event::InlineMath(ref latex) | Event::DisplayMath(ref latex) => {
                 let display = matches!(event, Event::DisplayMath(_));
-                let mathml = latex_to_mathml(latex, display).map_err(|e| MarkdownError {
+                let mathml = math::to_mathml(latex, display).map_err(|e| MarkdownError {
                     line: line_of(source, range.start),
                     message: format!("invalid math `{latex}`: {e}"),
                 })?;
                 out.text.push_str(latex);
                 out.text.push(' ');
-                events.push(Event::InlineHtml(mathml.into()));
+                // A wide formula scrolls inside its own box rather than widening the page.
+                let html = if display {
+                    format!("<span class=\"math-scroll\">{mathml}</span>")
+                } else {
+                    mathml
+                };
+                events.push(Event::InlineHtml(html.into()));
             }
             Event::Start(Tag::Heading {
                 level,
@@ -266,13 +255,35 @@ pub fn render(source: &str, options: &RenderOptions) -> Result<Rendered, Markdow
                 events.push(event);
             }
             Event::SoftBreak if options.line_breaks => events.push(Event::HardBreak),
-            Event::Text(ref t) | Event::Code(ref t) => {
+            Event::Text(ref t) => {
+                out.text.push_str(t);
+                let tied = match events.last_mut() {
+                    Some(Event::InlineHtml(math)) if math.starts_with("<math display=\"inline\"") => {
+                        math::tie_punctuation(math, t)
+                    }
+                    _ => None,
+                };
+                match tied {
+                    Some("") => {}
+                    Some(rest) => events.push(Event::Text(rest.to_string().into())),
+                    None => events.push(event),
+                }
+            }
+            Event::Code(ref t) => {
                 out.text.push_str(t);
                 events.push(event);
             }
             Event::SoftBreak | Event::HardBreak => {
                 out.text.push(' ');
                 events.push(event);
+            }
+            Event::Start(Tag::Table(_)) => {
+                table_start = events.len();
+                events.push(event);
+            }
+            Event::End(TagEnd::Table) => {
+                events.push(event);
+                tables::rewrite(&mut events, table_start);
             }
             Event::End(TagEnd::Paragraph | TagEnd::Item | TagEnd::TableCell) => {
                 out.text.push('\n');
@@ -331,6 +342,50 @@ mod tests {
         assert!(r.html.contains("<h2 id=\"formula\">Formula</h2>"), "{}", r.html);
         assert!(r.html.contains("<h2 id=\"why-use-it\">"), "{}", r.html);
         assert_eq!(r.heading_ids, ["formula", "why-use-it", "公式"]);
+    }
+
+    /// Fails with the needle and the whole HTML when the rendered page lacks the needle.
+    fn has(r: &Rendered, needle: &str) {
+        assert!(r.html.contains(needle), "{needle} not in\n{}", r.html);
+    }
+
+    #[test]
+    fn display_math_scrolls_in_its_own_box() {
+        let r = en("$$\nTV = \\frac{CF_n}{r - g}\n$$\n\nInline $r$.\n");
+        has(&r, "<span class=\"math-scroll\"><math display=\"block\">");
+        has(
+            &r,
+            "Inline <span class=\"math-tie\"><math display=\"inline\"><mi>r</mi></math>.</span>",
+        );
+    }
+
+    #[test]
+    fn punctuation_after_a_formula_stays_on_its_line() {
+        let r = en("其值為 $1.05^3$。下一句，$r$ 與 $g$）。\n");
+        has(&r, "<span class=\"math-tie\"><math display=\"inline\"><msup><mn>1.05</mn><mn>3</mn></msup></math>。</span>下一句");
+        has(&r, "，<math display=\"inline\"><mi>r</mi></math> 與");
+        has(&r, "<mi>g</mi></math>）。</span></p>");
+        assert!(r.text.contains("1.05^3 。下一句"), "{:?}", r.text);
+    }
+
+    #[test]
+    fn tables_scroll_and_say_which_columns_are_figures() {
+        let r = en(
+            "| Item | Amount | Note |\n|:---|---|:---:|\n| Rent | \\$1,200.00 | monthly |\n| Total | \\$1,200.00 | |\n",
+        );
+        assert!(
+            r.html.starts_with("<div class=\"table-scroll\"><table><thead><tr>"),
+            "{}",
+            r.html
+        );
+        has(&r, "<th scope=\"col\" class=\"align-left\">Item</th>");
+        has(&r, "<th scope=\"col\" class=\"num\">Amount</th>");
+        has(&r, "<td class=\"num\">$1,200.00</td>");
+        has(&r, "<td class=\"align-center\">monthly</td>");
+        has(&r, "<tr class=\"total\"><td class=\"align-left\">Total</td>");
+        assert!(r.html.ends_with("</tbody></table></div>\n"), "{}", r.html);
+        assert!(!r.html.contains("style="), "{}", r.html);
+        assert!(r.text.contains("Rent\n$1,200.00\nmonthly\n"), "{:?}", r.text);
     }
 
     #[test]

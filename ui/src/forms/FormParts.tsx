@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, type ChangeEvent, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { localizedPath, type Lang } from '../lib/languages';
 
@@ -80,6 +80,7 @@ export function TextField({
 }: TextFieldProps) {
   const id = useId();
   const input = useRef<HTMLInputElement>(null);
+  const [revealed, setRevealed] = useState(false);
   // The prerendered field can be typed into (or autofilled) before hydration; React keeps that
   // text on screen but not in state, so take it over once, right after hydrating.
   const adopted = useRef(false);
@@ -91,13 +92,16 @@ export function TextField({
   }, [onChange, value]);
   return (
     <div className="field form-field">
-      <label htmlFor={id}>{label}</label>
+      <div className="field-label-row">
+        <label htmlFor={id}>{label}</label>
+        {type === 'password' ? <RevealToggle controls={id} revealed={revealed} onToggle={() => setRevealed(!revealed)} /> : null}
+      </div>
       <div className={addon ? 'form-control form-control-addon' : 'form-control'}>
         <input
           ref={input}
           id={id}
           name={name}
-          type={type}
+          type={type === 'password' && revealed ? 'text' : type}
           value={value}
           autoComplete={autoComplete}
           inputMode={inputMode}
@@ -110,6 +114,20 @@ export function TextField({
         {addon}
       </div>
     </div>
+  );
+}
+
+/**
+ * Shows or hides what was typed in a password field, so a reader can check it before sending.
+ * Its name is its visible text (not an aria-label), which says what a press will do; it does
+ * nothing without JavaScript, so it is not offered then.
+ */
+function RevealToggle({ controls, revealed, onToggle }: { controls: string; revealed: boolean; onToggle: () => void }) {
+  const t = useT();
+  return (
+    <button type="button" className="button button-quiet field-reveal needs-js" aria-controls={controls} onClick={onToggle}>
+      {revealed ? t('common.hidePassword', 'Hide password') : t('common.showPassword', 'Show password')}
+    </button>
   );
 }
 

@@ -1,7 +1,8 @@
-// A table wider than the column scrolls sideways; a keyboard user can only scroll what can take
-// focus, so those (and only those) join the tab order.
+// A table or formula wider than the column scrolls sideways in its box (the generator wraps them
+// in .table-scroll and .math-scroll); a keyboard user can only scroll what can take focus, so
+// those that do scroll (and only those) join the tab order.
 export function makeScrollersFocusable(root: ParentNode = document): void {
-  for (const el of Array.from(root.querySelectorAll<HTMLElement>('.article table, .article pre.code'))) {
+  for (const el of Array.from(root.querySelectorAll<HTMLElement>('.table-scroll, .math-scroll, .article pre.code'))) {
     const scrolls = el.scrollWidth > el.clientWidth + 1;
     if (scrolls && !el.hasAttribute('tabindex')) el.setAttribute('tabindex', '0');
     else if (!scrolls && el.getAttribute('tabindex') === '0') el.removeAttribute('tabindex');
@@ -10,6 +11,8 @@ export function makeScrollersFocusable(root: ParentNode = document): void {
 
 export function watchScrollers(): void {
   makeScrollersFocusable();
+  // Formulas change width once the math font has loaded (font-display: swap).
+  void document.fonts?.ready.then(() => makeScrollersFocusable());
   let frame = 0;
   window.addEventListener('resize', () => {
     cancelAnimationFrame(frame);

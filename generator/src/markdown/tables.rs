@@ -1,0 +1,221 @@
+//! Tables of figures: written out by the generator rather than pulldown-cmark so that
+//! - a table scrolls sideways inside its own box (`.table-scroll`) instead of widening the page;
+//! - a column whose cells are all numbers gets `class="num"` (right-aligned, tabular figures);
+//! - a row whose first cell starts with "Total" (合計, 總計) gets `class="total"`;
+//! - `:---:` alignment becomes a class: the `style` attribute pulldown-cmark writes is refused
+//!   by the site's Content-Security-Policy (`style-src 'self'`).
+
+use pulldown_cmark::{Alignment, CowStr, Event, Tag, TagEnd};
+
+/// First words of a totals row, in the site's languages.
+const TOTAL_WORDS: &[&str] = &["total", "合計", "總計", "总计", "合计"];
+
+/// Units written around a number in a cell: `$1,070.00`, `+7.5%`, `110.25 美元`, `1,000.00ドル`.
+const PREFIXES: &[&str] = &["US$", "NT$", "HK$", "$", "€", "£", "¥", "￥"];
+const SUFFIXES: &[&str] = &["%", "ドル", "円", "美元", "元", "倍", "×", "x"];
+
+struct Cell {
+    start: usize,
+    end: usize,
+    row: usize,
+    column: usize,
+    head: bool,
+    text: String,
+    /// Only text inside (no math, image or link), so the text is all there is to judge.
+    plain: bool,
+}
+
+/// Rewrites the table whose events run from `events[start]` (its `Start(Table)`) to the end.
+pub(super) fn rewrite(events: &mut [Event<'_>], start: usize) {
+    let alignments = match &events[start] {
+        Event::Start(Tag::Table(alignments)) => alignments.clone(),
+        _ => return,
+    };
+    let cells = cells(&events[start..], start);
+    let columns = alignments
+        .len()
+        .max(cells.iter().map(|c| c.column + 1).max().unwrap_or(0));
+    let numeric: Vec<bool> = (0..columns)
+        .map(|column| {
+            let mut body = cells.iter().filter(|c| !c.head && c.column == column);
+            let mut any = false;
+            body.all(|c| {
+                let text = c.text.trim();
+                any |= !text.is_empty();
+                text.is_empty() || (c.plain && is_number(text))
+            }) && any
+        })
+        .collect();
+    let total_rows: Vec<usize> = cells
+        .iter()
+        .filter(|c| !c.head && c.column == 0 && starts_with_total(&c.text))
+        .map(|c| c.row)
+        .collect();
+
+    for cell in &cells {
+        let mut classes = Vec::new();
+        if numeric[cell.column] {
+            classes.push("num");
+        } else {
+            match alignments.get(cell.column) {
+                Some(Alignment::Left) => classes.push("align-left"),
+                Some(Alignment::Center) => classes.push("align-center"),
+                Some(Alignment::Right) => classes.push("align-right"),
+                _ => {}
+            }
+        }
+        let class = if classes.is_empty() {
+            String::new()
+        } else {
+            format!(" class=\"{}\"", classes.join(" "))
+        };
+        let (open, close) = if cell.head {
+            (format!("<th scope=\"col\"{class}>"), "</th>")
+        } else {
+            (format!("<td{class}>"), "</td>")
+        };
+        events[cell.start] = Event::Html(open.into());
+        events[cell.end] = Event::Html(close.into());
+    }
+
+    let mut row = 0;
+    for event in events[start..].iter_mut() {
+        let html: CowStr = match event {
+            Event::Start(Tag::Table(_)) => "<div class=\"table-scroll\"><table>".into(),
+            Event::End(TagEnd::Table) => "</tbody></table></div>\n".into(),
+            Event::Start(Tag::TableHead) => "<thead><tr>".into(),
+            Event::End(TagEnd::TableHead) => "</tr></thead><tbody>\n".into(),
+            Event::Start(Tag::TableRow) => {
+                row += 1;
+                if total_rows.contains(&row) {
+                    "<tr class=\"total\">".into()
+                } else {
+                    "<tr>".into()
+                }
+            }
+            Event::End(TagEnd::TableRow) => "</tr>\n".into(),
+            _ => continue,
+        };
+        *event = Event::Html(html);
+    }
+}
+
+/// The cells of a table's events (`offset`: where those events sit in the page's events).
+fn cells(events: &[Event<'_>], offset: usize) -> Vec<Cell> {
+    let mut cells = Vec::new();
+    let (mut row, mut column, mut head) = (0, 0, false);
+    let mut open: Option<Cell> = None;
+    for (i, event) in events.iter().enumerate() {
+        match event {
+            Event::Start(Tag::TableHead) => {
+                head = true;
+                column = 0;
+            }
+            Event::End(TagEnd::TableHead) => head = false,
+            Event::Start(Tag::TableRow) => {
+                row += 1;
+                column = 0;
+            }
+            Event::Start(Tag::TableCell) => {
+                open = Some(Cell {
+                    start: offset + i,
+                    end: 0,
+                    row,
+                    column,
+                    head,
+                    text: String::new(),
+                    plain: true,
+                });
+            }
+            Event::End(TagEnd::TableCell) => {
+                if let Some(mut cell) = open.take() {
+                    cell.end = offset + i;
+                    cells.push(cell);
+                }
+                column += 1;
+            }
+            Event::Text(text) | Event::Code(text) => {
+                if let Some(cell) = open.as_mut() {
+                    cell.text.push_str(text);
+                }
+            }
+            Event::Start(Tag::Strong | Tag::Emphasis)
+            | Event::End(TagEnd::Strong | TagEnd::Emphasis)
+            | Event::SoftBreak => {}
+            _ => {
+                if let Some(cell) = open.as_mut() {
+                    cell.plain = false;
+                }
+            }
+        }
+    }
+    cells
+}
+
+fn starts_with_total(text: &str) -> bool {
+    let text = text.trim_start();
+    TOTAL_WORDS.iter().any(|word| {
+        text.get(..word.len())
+            .is_some_and(|head| head.eq_ignore_ascii_case(word))
+    })
+}
+
+/// A figure as tables write them: an optional sign and unit around digits with optional
+/// thousands commas and decimals.
+fn is_number(text: &str) -> bool {
+    let signs: &[char] = &['+', '-', '−', '±'];
+    let mut s = text.trim().trim_start_matches(signs);
+    if let Some(rest) = PREFIXES.iter().find_map(|p| s.strip_prefix(p)) {
+        s = rest.trim_start_matches(signs);
+    }
+    if let Some(rest) = SUFFIXES.iter().find_map(|u| s.strip_suffix(u)) {
+        s = rest.trim_end();
+    }
+    let (whole, fraction) = s.split_once('.').unwrap_or((s, ""));
+    if whole.is_empty() || !fraction.bytes().all(|b| b.is_ascii_digit()) || s.ends_with('.') {
+        return false;
+    }
+    let mut groups = whole.split(',');
+    let first = groups.next().unwrap_or("");
+    let grouped = whole.contains(',');
+    !first.is_empty()
+        && first.bytes().all(|b| b.is_ascii_digit())
+        && (!grouped || first.len() <= 3)
+        && groups.all(|g| g.len() == 3 && g.bytes().all(|b| b.is_ascii_digit()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_number;
+
+    #[test]
+    fn figures_as_tables_write_them() {
+        for yes in [
+            "1",
+            "447.70",
+            "1,785.00",
+            "$1,070.00",
+            "+7.5%",
+            "−15%",
+            "110.25 美元",
+            "1,000.00ドル",
+            "1.61051",
+        ] {
+            assert!(is_number(yes), "{yes}");
+        }
+        for no in [
+            "",
+            "Total",
+            "1.",
+            ".5",
+            "1,78",
+            "12,3456",
+            "Year 1",
+            "1.2.3",
+            "$",
+            "High (listed shares)",
+        ] {
+            assert!(!is_number(no), "{no}");
+        }
+    }
+}
