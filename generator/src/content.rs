@@ -16,6 +16,9 @@ pub struct FrontMatter {
     pub description: String,
     #[serde(default)]
     pub date: Option<PageDate>,
+    /// When the text last changed meaningfully (feeds and structured data); `date` when absent.
+    #[serde(default)]
+    pub updated: Option<PageDate>,
     #[serde(default)]
     pub keywords: Vec<String>,
     #[serde(default)]

@@ -4,6 +4,7 @@ pub mod assets;
 pub mod config;
 pub mod content;
 pub mod date;
+pub mod feed;
 pub mod islands;
 pub mod layout;
 pub mod links;

@@ -543,7 +543,7 @@ fn write_locale_files(out: &mut Written, locales: &Locales) -> Result<()> {
     Ok(())
 }
 
-/// The code-highlighting stylesheets, `sitemap.xml`, `robots.txt` and `_site.json` (facts for
+/// The code-highlighting stylesheets, `sitemap.xml`, `robots.txt`, each language's Atom feed and `_site.json` (facts for
 /// the server: languages, default language, the head script's CSP hash, dev mode).
 fn write_site_files(out: &mut Written, site: &Site, manifest: Option<&Manifest>, dev: bool) -> Result<()> {
     let config = &site.config;
@@ -567,6 +567,11 @@ fn write_site_files(out: &mut Written, site: &Site, manifest: Option<&Manifest>,
         ("_site.json", serde_json::to_vec_pretty(&site_facts)?),
     ] {
         out.write(PathBuf::from(name), &bytes)?;
+    }
+    for lang in &site.languages {
+        let path = crate::feed::feed_path(config, lang);
+        let xml = crate::feed::atom(config, &site.pages, lang)?;
+        out.write(PathBuf::from(path.trim_start_matches('/')), xml.as_bytes())?;
     }
     Ok(())
 }

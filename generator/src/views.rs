@@ -83,6 +83,8 @@ pub struct PageView {
     pub date: Option<PageDate>,
     pub tech: Vec<String>,
     pub back: Option<BackLink>,
+    /// The absolute URL of the Atom feed of the page's language, for autodiscovery.
+    pub feed: String,
     /// The home page's profile image island props.
     pub profile: Value,
 }
@@ -255,6 +257,7 @@ impl ViewContext<'_> {
             date: None,
             tech: Vec::new(),
             back: None,
+            feed: self.absolute(&crate::feed::feed_path(self.config, lang)),
             profile: json!({"src": self.config.owner.image, "alt": self.config.owner.name}),
         }
     }

@@ -398,3 +398,121 @@ fn site_check_counts_the_pages_site_build_writes() {
     assert_eq!(checked.pages, site().pages);
     assert!(site().summary.starts_with(&format!("Built {} pages", checked.pages)));
 }
+
+/// `2025-10-01T00:00:00Z`: the RFC 3339 instants the feeds write.
+fn is_rfc3339(text: &str) -> bool {
+    let b = text.as_bytes();
+    b.len() == 20
+        && b.iter().enumerate().all(|(i, c)| match i {
+            4 | 7 => *c == b'-',
+            10 => *c == b'T',
+            13 | 16 => *c == b':',
+            19 => *c == b'Z',
+            _ => c.is_ascii_digit(),
+        })
+}
+
+/// The text of every `<name>` element of `xml` (ids and dates: no entities), failing on XML that
+/// is not well-formed.
+fn element_texts(xml: &str, name: &str) -> Vec<String> {
+    use quick_xml::events::Event;
+    let mut reader = quick_xml::Reader::from_str(xml);
+    let (mut texts, mut inside) = (Vec::new(), false);
+    loop {
+        match reader
+            .read_event()
+            .unwrap_or_else(|e| panic!("not well-formed XML: {e}"))
+        {
+            Event::Start(e) => inside = e.name().as_ref() == name.as_bytes(),
+            Event::Text(t) if inside => texts.push(t.decode().unwrap().into_owned()),
+            Event::End(_) => inside = false,
+            Event::Eof => return texts,
+            _ => {}
+        }
+    }
+}
+
+#[test]
+fn each_language_has_an_atom_feed_of_its_articles_newest_first_in_full() {
+    for (lang, prefix) in LANGS {
+        let xml = std::fs::read_to_string(
+            site()
+                .out
+                .path()
+                .join(format!("{prefix}/atom.xml").trim_start_matches('/')),
+        )
+        .unwrap_or_else(|_| panic!("{lang} has no feed"));
+        let ids = element_texts(&xml, "id");
+        let unique: std::collections::BTreeSet<&String> = ids.iter().collect();
+        assert_eq!(unique.len(), ids.len(), "{lang}: ids repeat");
+        assert!(ids.iter().all(|id| id.starts_with("https://example.com/")), "{ids:?}");
+        let dates = [element_texts(&xml, "updated"), element_texts(&xml, "published")].concat();
+        assert!(dates.iter().all(|d| is_rfc3339(d)), "{lang}: {dates:?}");
+        // The content is HTML escaped as text, not markup inside the XML.
+        assert!(xml.contains("<content type=\"html\">&lt;"), "{lang}");
+
+        let feed = feed_rs::parser::parse(xml.as_bytes()).unwrap_or_else(|e| panic!("{lang}: {e}"));
+        assert_eq!(feed.id, format!("https://example.com{prefix}/atom.xml"));
+        let urls: Vec<String> = feed.entries.iter().map(|e| e.links[0].href.clone()).collect();
+        for route in [
+            "/notes/liquidity-risk",
+            "/my-web-project/my-first-web-app",
+            "/valuation-models/dcf",
+            "/investment-basics/risk-and-reward",
+        ] {
+            assert!(
+                urls.contains(&format!("https://example.com{prefix}{route}")),
+                "{lang}: {route} in {urls:?}"
+            );
+        }
+        for route in [
+            "/about",
+            "/notes",
+            "/valuation-models",
+            "/my-app-project/climbers-deal",
+            "/login",
+        ] {
+            assert!(
+                !urls.iter().any(|u| u.ends_with(route) && u.contains("example.com")),
+                "{lang}: {route} is no article"
+            );
+        }
+        let updated: Vec<_> = feed
+            .entries
+            .iter()
+            .map(|e| e.updated.expect("every entry is dated"))
+            .collect();
+        assert!(updated.windows(2).all(|w| w[0] >= w[1]), "{lang}: newest first");
+        assert_eq!(feed.updated, updated.first().copied());
+        for entry in &feed.entries {
+            let content = entry
+                .content
+                .as_ref()
+                .and_then(|c| c.body.as_deref())
+                .expect("full text");
+            assert!(content.contains("<p>"), "{lang} {:?}: the whole article", entry.links);
+            assert!(
+                !content.contains("href=\"/") && !content.contains("src=\"/"),
+                "{lang}: relative link in {content}"
+            );
+        }
+        let note = feed
+            .entries
+            .iter()
+            .find(|e| e.links[0].href.ends_with("/notes/liquidity-risk"))
+            .unwrap();
+        assert_eq!(
+            note.published.map(|d| d.to_rfc3339()).as_deref(),
+            Some("2025-10-01T00:00:00+00:00")
+        );
+        // Every page names its language's feed for feed readers.
+        for route in ["/", "/notes/liquidity-risk", "/login"] {
+            assert!(
+                page(&url(route, prefix)).contains(&format!(
+                    "<link rel=\"alternate\" type=\"application/atom+xml\" title=\"Alex Chen\" href=\"https://example.com{prefix}/atom.xml\">"
+                )),
+                "{lang} {route}"
+            );
+        }
+    }
+}

@@ -141,10 +141,13 @@ fn a_warm_rebuild_writes_nothing_and_an_edit_rewrites_little() {
         .unwrap()
         .replace("日本語の本文。", "日本語の本文を直した。");
     std::fs::write(&note, text).unwrap();
-    // The page and the search index change; nothing else does.
-    assert_eq!(build(&options).unwrap().written, 2);
+    // The page, the search index and the Japanese feed (which holds the note in full) change;
+    // nothing else does.
+    assert_eq!(build(&options).unwrap().written, 3);
     let page = std::fs::read_to_string(out.path().join("ja/notes/first/index.html")).unwrap();
     assert!(page.contains("日本語の本文を直した。"));
+    let feed = std::fs::read_to_string(out.path().join("ja/atom.xml")).unwrap();
+    assert!(feed.contains("日本語の本文を直した。"));
 }
 
 #[test]
