@@ -15,6 +15,7 @@ pub mod pages;
 pub mod search_index;
 pub mod site;
 pub mod sitemap;
+pub mod structured_data;
 pub mod templates;
 pub mod views;
 pub mod watch;

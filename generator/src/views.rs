@@ -83,6 +83,8 @@ pub struct PageView {
     pub date: Option<PageDate>,
     pub tech: Vec<String>,
     pub back: Option<BackLink>,
+    /// The page's JSON-LD (`structured_data::json_ld`), empty for none.
+    pub structured_data: String,
     /// The absolute URL of the Atom feed of the page's language, for autodiscovery.
     pub feed: String,
     /// The home page's profile image island props.
@@ -257,6 +259,7 @@ impl ViewContext<'_> {
             date: None,
             tech: Vec::new(),
             back: None,
+            structured_data: String::new(),
             feed: self.absolute(&crate::feed::feed_path(self.config, lang)),
             profile: json!({"src": self.config.owner.image, "alt": self.config.owner.name}),
         }
@@ -325,6 +328,13 @@ impl ViewContext<'_> {
             PageKind::Entry { collection } => view.back = Some(self.back_link(collection, lang)),
             PageKind::Home | PageKind::Single => {}
         }
+        view.structured_data = crate::structured_data::json_ld(
+            page,
+            self.pages.is_article(page),
+            view.parts.breadcrumb.then_some(view.breadcrumb.as_slice()),
+            self.config,
+            &view.canonical,
+        );
         view
     }
 

@@ -516,3 +516,91 @@ fn each_language_has_an_atom_feed_of_its_articles_newest_first_in_full() {
         }
     }
 }
+
+/// The JSON-LD graph of a page, parsed.
+fn json_ld(html: &str) -> Vec<serde_json::Value> {
+    let mut blocks = html.split("<script type=\"application/ld+json\">").skip(1);
+    let block = blocks
+        .next()
+        .expect("a JSON-LD block")
+        .split("</script>")
+        .next()
+        .unwrap();
+    assert!(blocks.next().is_none(), "one block per page");
+    let data: serde_json::Value = serde_json::from_str(block).unwrap_or_else(|e| panic!("{e}: {block}"));
+    assert_eq!(data["@context"], "https://schema.org");
+    data["@graph"].as_array().unwrap().clone()
+}
+
+fn of_type<'a>(graph: &'a [serde_json::Value], kind: &str) -> Option<&'a serde_json::Value> {
+    graph.iter().find(|n| n["@type"] == kind)
+}
+
+#[test]
+fn every_page_describes_itself_in_json_ld() {
+    for route in ROUTES {
+        for ((lang, prefix), tag) in LANGS.iter().zip(["en", "zh-Hant", "ja"]) {
+            let html = page(&url(route, prefix));
+            let graph = json_ld(&html);
+            let canonical = format!("https://example.com{}", url(route, prefix));
+            if *route == "/" {
+                let person = of_type(&graph, "Person").expect("the owner on the home page");
+                assert_eq!(person["name"], "Alex Chen");
+                assert_eq!(person["image"], "https://example.com/images/profile-placeholder.svg");
+                let same_as: Vec<&str> = person["sameAs"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|v| v.as_str().unwrap())
+                    .collect();
+                assert_eq!(same_as, ["https://github.com/", "https://www.linkedin.com/"]);
+                assert!(of_type(&graph, "BreadcrumbList").is_none(), "home shows no breadcrumb");
+                continue;
+            }
+            let crumbs = of_type(&graph, "BreadcrumbList").unwrap_or_else(|| panic!("{route} {lang}"));
+            let items = crumbs["itemListElement"].as_array().unwrap();
+            let visible = html
+                .split("<nav class=\"breadcrumb\"")
+                .nth(1)
+                .unwrap()
+                .split("</nav>")
+                .next()
+                .unwrap();
+            let visible = html_escape::decode_html_entities(visible);
+            assert_eq!(items.len(), visible.matches("<li>").count(), "{route} {lang}");
+            for (i, item) in items.iter().enumerate() {
+                assert_eq!(item["position"], i + 1);
+                assert!(
+                    visible.contains(&format!(">{}<", item["name"].as_str().unwrap())),
+                    "{route} {lang}: {item}"
+                );
+                assert!(
+                    item["item"].as_str().unwrap().starts_with("https://example.com/"),
+                    "{item}"
+                );
+            }
+            assert_eq!(items.last().unwrap()["item"], canonical.as_str());
+            let article = of_type(&graph, "Article");
+            let is_article = route.starts_with("/notes/")
+                || route.starts_with("/my-web-project/")
+                || route.starts_with("/valuation-models/")
+                || route.starts_with("/investment-basics/");
+            assert_eq!(article.is_some(), is_article, "{route} {lang}");
+            if let Some(article) = article {
+                let title = html.split("<h1>").nth(1).unwrap().split("</h1>").next().unwrap();
+                assert_eq!(
+                    article["headline"],
+                    *html_escape::decode_html_entities(title),
+                    "{route} {lang}"
+                );
+                assert_eq!(article["inLanguage"], tag);
+                assert_eq!(article["author"]["name"], "Alex Chen");
+                assert_eq!(article["url"], canonical.as_str());
+            }
+        }
+    }
+    let note = json_ld(&page("/ja/notes/liquidity-risk"));
+    let article = of_type(&note, "Article").unwrap();
+    assert_eq!(article["datePublished"], "2025-10-01");
+    assert_eq!(article["dateModified"], "2025-10-01");
+}
