@@ -604,3 +604,23 @@ fn every_page_describes_itself_in_json_ld() {
     assert_eq!(article["datePublished"], "2025-10-01");
     assert_eq!(article["dateModified"], "2025-10-01");
 }
+
+#[test]
+fn link_previews_show_the_configured_image_with_its_size_and_a_large_card_when_wide() {
+    for (route, prefix) in [
+        ("/", ""),
+        ("/notes/liquidity-risk", "/zh"),
+        ("/valuation-models/dcf", "/ja"),
+    ] {
+        let html = page(&url(route, prefix));
+        for tag in [
+            "<meta property=\"og:image\" content=\"https://example.com/images/default-thumbnail.svg\">",
+            "<meta property=\"og:image:width\" content=\"320\">",
+            "<meta property=\"og:image:height\" content=\"180\">",
+            "<meta name=\"twitter:card\" content=\"summary_large_image\">",
+        ] {
+            assert!(html.contains(tag), "{route} {prefix}: {tag}");
+        }
+    }
+    assert!(repo().join("static/images/default-thumbnail.svg").is_file());
+}
