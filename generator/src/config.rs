@@ -19,6 +19,27 @@ pub struct SiteConfig {
     /// Route prefixes whose pages end with the "education, not investment advice" notice.
     #[serde(default)]
     pub not_advice: Vec<String>,
+    /// The link-preview image of pages without an `image:` of their own (the owner's image when
+    /// absent).
+    #[serde(default)]
+    pub og_image: Option<PreviewImage>,
+}
+
+/// An image for link previews (`og:image`): a file of `static/` and its size in pixels.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct PreviewImage {
+    /// `/images/name.png`, a file under `static/`.
+    pub src: String,
+    pub width: u32,
+    pub height: u32,
+}
+
+impl PreviewImage {
+    /// Wide enough for a large preview card (Twitter/X shows those at about 2:1).
+    pub fn is_wide(&self) -> bool {
+        u64::from(self.width) * 2 >= u64::from(self.height) * 3
+    }
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize)]
@@ -119,5 +140,23 @@ pub fn localized_path(route: &str, lang: &str, default_language: &str) -> String
         format!("/{lang}/")
     } else {
         format!("/{lang}{route}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::PreviewImage;
+
+    #[test]
+    fn only_wide_images_get_the_large_card() {
+        let image = |width, height| PreviewImage {
+            src: "/images/x.png".into(),
+            width,
+            height,
+        };
+        assert!(image(1200, 630).is_wide());
+        assert!(image(320, 180).is_wide());
+        assert!(!image(400, 400).is_wide());
+        assert!(!image(500, 400).is_wide());
     }
 }

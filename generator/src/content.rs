@@ -1,5 +1,6 @@
 //! The pages under `content/`: one Markdown file per page per language, with YAML front matter.
 
+use crate::config::PreviewImage;
 use crate::date::PageDate;
 use anyhow::{anyhow, bail, Context, Result};
 use rayon::prelude::*;
@@ -16,6 +17,9 @@ pub struct FrontMatter {
     pub description: String,
     #[serde(default)]
     pub date: Option<PageDate>,
+    /// When the text last changed meaningfully (feeds and structured data); `date` when absent.
+    #[serde(default)]
+    pub updated: Option<PageDate>,
     #[serde(default)]
     pub keywords: Vec<String>,
     #[serde(default)]
@@ -28,6 +32,9 @@ pub struct FrontMatter {
     /// Worked-example figures of the valuation articles, checked by the examples test.
     #[serde(default)]
     pub example: Option<serde_yaml::Value>,
+    /// The page's own link-preview image, instead of `og_image` of site-config.yaml.
+    #[serde(default)]
+    pub image: Option<PreviewImage>,
     /// The interactive part of the page, an island of `ui/src/islands/` (`LoginForm`, `Search`).
     #[serde(default)]
     pub island: Option<String>,

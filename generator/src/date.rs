@@ -1,5 +1,6 @@
-//! The `date:` of notes and projects: a day (`2025-10-01`) or a month (`2025-09`). Lists sort by
-//! it, newest first, and pages print it as written.
+//! The `date:` and `updated:` of pages: a day (`2025-10-01`) or a month (`2025-09`). Lists sort
+//! by `date`, newest first, and pages print it as written; feeds and structured data need it as
+//! an RFC 3339 instant.
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -27,6 +28,18 @@ fn number<T: FromStr>(text: &str, digits: usize) -> Option<T> {
     (text.len() == digits && text.bytes().all(|b| b.is_ascii_digit()))
         .then(|| text.parse().ok())
         .flatten()
+}
+
+impl PageDate {
+    /// Midnight UTC of the day, or of a month's first day: feeds need a full instant.
+    pub fn rfc3339(&self) -> String {
+        format!(
+            "{:04}-{:02}-{:02}T00:00:00Z",
+            self.year,
+            self.month,
+            self.day.unwrap_or(1)
+        )
+    }
 }
 
 impl FromStr for PageDate {
@@ -120,6 +133,14 @@ mod tests {
         dates.sort();
         let sorted: Vec<String> = dates.iter().map(PageDate::to_string).collect();
         assert_eq!(sorted, ["2024-01", "2024-02-29", "2025-09", "2025-09-30", "2025-10-01"]);
+    }
+
+    #[test]
+    fn instants_are_midnight_utc_of_the_day_or_the_months_first_day() {
+        let day: PageDate = "2025-10-01".parse().unwrap();
+        let month: PageDate = "2025-09".parse().unwrap();
+        assert_eq!(day.rfc3339(), "2025-10-01T00:00:00Z");
+        assert_eq!(month.rfc3339(), "2025-09-01T00:00:00Z");
     }
 
     #[test]

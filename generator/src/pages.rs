@@ -4,6 +4,7 @@
 
 use crate::config::SiteConfig;
 use crate::content::{PageKind, SourcePage, Sources};
+use crate::date::PageDate;
 use crate::links::LinkTargets;
 use crate::markdown::{self, RenderOptions, Rendered};
 use anyhow::{bail, Result};
@@ -88,6 +89,11 @@ impl Page {
     }
 
     /// The collection whose entry this page is.
+    /// When the page last changed: its `updated`, else its `date`.
+    pub fn updated(&self) -> Option<PageDate> {
+        self.source.front.updated.or(self.source.front.date)
+    }
+
     pub fn collection(&self) -> Option<&str> {
         match &self.source.kind {
             PageKind::Entry { collection } => Some(collection),
@@ -231,6 +237,29 @@ impl Pages {
             b.date.cmp(&a.date).then_with(|| a.title.cmp(&b.title))
         });
         entries
+    }
+
+    /// Whether `page` is an article: a note or web-project write-up (an entry with a page of its
+    /// own) or a page inside a section (`/valuation-models/dcf`). Feeds list these, and their
+    /// structured data calls them `Article`.
+    pub fn is_article(&self, page: &Page) -> bool {
+        match page.kind {
+            ViewKind::Entry => page.gets_page,
+            ViewKind::Single => page.route().rsplit_once('/').is_some_and(|(parent, _)| {
+                self.by_route
+                    .get(parent)
+                    .and_then(|versions| versions.values().next())
+                    .is_some_and(|p| p.kind == ViewKind::Section)
+            }),
+            _ => false,
+        }
+    }
+
+    /// The newest `date` or `updated` of any page: the date of a page that has neither.
+    pub fn newest_date(&self) -> Option<PageDate> {
+        self.all()
+            .filter_map(|p| p.source.front.updated.max(p.source.front.date))
+            .max()
     }
 
     /// Fails on a link to a page, heading or image that does not exist, naming file and line.

@@ -140,6 +140,7 @@ impl Site {
         )?;
         let pages = Pages::render(&sources, &config)?;
         pages.check_links(&root.join("static"))?;
+        check_preview_images(&config, &pages, &root.join("static"))?;
         let warnings = untranslated(&locales, &pages, &languages);
         Ok(Site {
             config,
@@ -154,6 +155,30 @@ impl Site {
     pub fn page_count(&self) -> usize {
         self.pages.built().count()
     }
+}
+
+/// Fails on a link-preview image (`og_image`, a page's `image:`) that is not a file of `static/`.
+fn check_preview_images(config: &SiteConfig, pages: &Pages, static_dir: &Path) -> Result<()> {
+    let missing = |src: &str| !static_dir.join(src.trim_start_matches('/')).is_file();
+    let mut errors = BTreeSet::new();
+    if let Some(image) = config.og_image.as_ref().filter(|i| missing(&i.src)) {
+        errors.insert(format!(
+            "site-config.yaml: og_image `{}` is not a file of {}",
+            image.src,
+            static_dir.display()
+        ));
+    }
+    for page in pages.all().filter(|p| !p.fallback) {
+        if let Some(image) = page.source.front.image.as_ref().filter(|i| missing(&i.src)) {
+            errors.insert(format!(
+                "{}: image `{}` is not a file of {}",
+                page.source.at_key("image"),
+                image.src,
+                static_dir.display()
+            ));
+        }
+    }
+    fail_on(errors)
 }
 
 /// A warning for each missing locale key and each page shown in English for want of a file.
@@ -543,7 +568,7 @@ fn write_locale_files(out: &mut Written, locales: &Locales) -> Result<()> {
     Ok(())
 }
 
-/// The code-highlighting stylesheets, `sitemap.xml`, `robots.txt` and `_site.json` (facts for
+/// The code-highlighting stylesheets, `sitemap.xml`, `robots.txt`, each language's Atom feed and `_site.json` (facts for
 /// the server: languages, default language, the head script's CSP hash, dev mode).
 fn write_site_files(out: &mut Written, site: &Site, manifest: Option<&Manifest>, dev: bool) -> Result<()> {
     let config = &site.config;
@@ -567,6 +592,11 @@ fn write_site_files(out: &mut Written, site: &Site, manifest: Option<&Manifest>,
         ("_site.json", serde_json::to_vec_pretty(&site_facts)?),
     ] {
         out.write(PathBuf::from(name), &bytes)?;
+    }
+    for lang in &site.languages {
+        let path = crate::feed::feed_path(config, lang);
+        let xml = crate::feed::atom(config, &site.pages, lang)?;
+        out.write(PathBuf::from(path.trim_start_matches('/')), xml.as_bytes())?;
     }
     Ok(())
 }

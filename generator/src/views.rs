@@ -1,7 +1,7 @@
 //! What a template sees of a page: its text, its place in the site (URL, alternates, breadcrumb,
 //! visible parts) and the props of its islands.
 
-use crate::config::SiteConfig;
+use crate::config::{PreviewImage, SiteConfig};
 use crate::content::PageKind;
 use crate::date::PageDate;
 use crate::layout::{self, Crumb, VisibleParts, LEGAL_ROUTES, MEMBER_ROUTES};
@@ -83,6 +83,14 @@ pub struct PageView {
     pub date: Option<PageDate>,
     pub tech: Vec<String>,
     pub back: Option<BackLink>,
+    /// The link preview's image, absolute, with its size when known.
+    pub og_image: PreviewImage,
+    /// `summary_large_image` for a wide preview image, else `summary`.
+    pub twitter_card: &'static str,
+    /// The page's JSON-LD (`structured_data::json_ld`), empty for none.
+    pub structured_data: String,
+    /// The absolute URL of the Atom feed of the page's language, for autodiscovery.
+    pub feed: String,
     /// The home page's profile image island props.
     pub profile: Value,
 }
@@ -255,6 +263,14 @@ impl ViewContext<'_> {
             date: None,
             tech: Vec::new(),
             back: None,
+            og_image: PreviewImage {
+                src: String::new(),
+                width: 0,
+                height: 0,
+            },
+            twitter_card: "summary",
+            structured_data: String::new(),
+            feed: self.absolute(&crate::feed::feed_path(self.config, lang)),
             profile: json!({"src": self.config.owner.image, "alt": self.config.owner.name}),
         }
     }
@@ -322,6 +338,14 @@ impl ViewContext<'_> {
             PageKind::Entry { collection } => view.back = Some(self.back_link(collection, lang)),
             PageKind::Home | PageKind::Single => {}
         }
+        self.set_preview_image(&mut view, front.image.as_ref());
+        view.structured_data = crate::structured_data::json_ld(
+            page,
+            self.pages.is_article(page),
+            view.parts.breadcrumb.then_some(view.breadcrumb.as_slice()),
+            self.config,
+            &view.canonical,
+        );
         view
     }
 
@@ -332,8 +356,27 @@ impl ViewContext<'_> {
         let mut view = self.frame(&list, lang, &title, &title, ViewKind::NotFound);
         view.breadcrumb = self.crumbs(&format!("{list}/404"), lang, &title);
         view.noindex = true;
+        self.set_preview_image(&mut view, None);
         view.back = Some(self.back_link(collection, lang));
         view
+    }
+
+    /// The page's own image, else the site's `og_image`, else the owner's image (size unknown).
+    fn set_preview_image(&self, view: &mut PageView, own: Option<&PreviewImage>) {
+        let image = own.or(self.config.og_image.as_ref()).cloned().unwrap_or(PreviewImage {
+            src: self.config.owner.image.clone(),
+            width: 0,
+            height: 0,
+        });
+        view.twitter_card = if image.is_wide() && image.height > 0 {
+            "summary_large_image"
+        } else {
+            "summary"
+        };
+        view.og_image = PreviewImage {
+            src: self.absolute(&image.src),
+            ..image
+        };
     }
 
     fn back_link(&self, collection: &str, lang: &str) -> BackLink {

@@ -398,3 +398,229 @@ fn site_check_counts_the_pages_site_build_writes() {
     assert_eq!(checked.pages, site().pages);
     assert!(site().summary.starts_with(&format!("Built {} pages", checked.pages)));
 }
+
+/// `2025-10-01T00:00:00Z`: the RFC 3339 instants the feeds write.
+fn is_rfc3339(text: &str) -> bool {
+    let b = text.as_bytes();
+    b.len() == 20
+        && b.iter().enumerate().all(|(i, c)| match i {
+            4 | 7 => *c == b'-',
+            10 => *c == b'T',
+            13 | 16 => *c == b':',
+            19 => *c == b'Z',
+            _ => c.is_ascii_digit(),
+        })
+}
+
+/// The text of every `<name>` element of `xml` (ids and dates: no entities), failing on XML that
+/// is not well-formed.
+fn element_texts(xml: &str, name: &str) -> Vec<String> {
+    use quick_xml::events::Event;
+    let mut reader = quick_xml::Reader::from_str(xml);
+    let (mut texts, mut inside) = (Vec::new(), false);
+    loop {
+        match reader
+            .read_event()
+            .unwrap_or_else(|e| panic!("not well-formed XML: {e}"))
+        {
+            Event::Start(e) => inside = e.name().as_ref() == name.as_bytes(),
+            Event::Text(t) if inside => texts.push(t.decode().unwrap().into_owned()),
+            Event::End(_) => inside = false,
+            Event::Eof => return texts,
+            _ => {}
+        }
+    }
+}
+
+#[test]
+fn each_language_has_an_atom_feed_of_its_articles_newest_first_in_full() {
+    for (lang, prefix) in LANGS {
+        let xml = std::fs::read_to_string(
+            site()
+                .out
+                .path()
+                .join(format!("{prefix}/atom.xml").trim_start_matches('/')),
+        )
+        .unwrap_or_else(|_| panic!("{lang} has no feed"));
+        let ids = element_texts(&xml, "id");
+        let unique: std::collections::BTreeSet<&String> = ids.iter().collect();
+        assert_eq!(unique.len(), ids.len(), "{lang}: ids repeat");
+        assert!(ids.iter().all(|id| id.starts_with("https://example.com/")), "{ids:?}");
+        let dates = [element_texts(&xml, "updated"), element_texts(&xml, "published")].concat();
+        assert!(dates.iter().all(|d| is_rfc3339(d)), "{lang}: {dates:?}");
+        // The content is HTML escaped as text, not markup inside the XML.
+        assert!(xml.contains("<content type=\"html\">&lt;"), "{lang}");
+
+        let feed = feed_rs::parser::parse(xml.as_bytes()).unwrap_or_else(|e| panic!("{lang}: {e}"));
+        assert_eq!(feed.id, format!("https://example.com{prefix}/atom.xml"));
+        let urls: Vec<String> = feed.entries.iter().map(|e| e.links[0].href.clone()).collect();
+        for route in [
+            "/notes/liquidity-risk",
+            "/my-web-project/my-first-web-app",
+            "/valuation-models/dcf",
+            "/investment-basics/risk-and-reward",
+        ] {
+            assert!(
+                urls.contains(&format!("https://example.com{prefix}{route}")),
+                "{lang}: {route} in {urls:?}"
+            );
+        }
+        for route in [
+            "/about",
+            "/notes",
+            "/valuation-models",
+            "/my-app-project/climbers-deal",
+            "/login",
+        ] {
+            assert!(
+                !urls.iter().any(|u| u.ends_with(route) && u.contains("example.com")),
+                "{lang}: {route} is no article"
+            );
+        }
+        let updated: Vec<_> = feed
+            .entries
+            .iter()
+            .map(|e| e.updated.expect("every entry is dated"))
+            .collect();
+        assert!(updated.windows(2).all(|w| w[0] >= w[1]), "{lang}: newest first");
+        assert_eq!(feed.updated, updated.first().copied());
+        for entry in &feed.entries {
+            let content = entry
+                .content
+                .as_ref()
+                .and_then(|c| c.body.as_deref())
+                .expect("full text");
+            assert!(content.contains("<p>"), "{lang} {:?}: the whole article", entry.links);
+            assert!(
+                !content.contains("href=\"/") && !content.contains("src=\"/"),
+                "{lang}: relative link in {content}"
+            );
+        }
+        let note = feed
+            .entries
+            .iter()
+            .find(|e| e.links[0].href.ends_with("/notes/liquidity-risk"))
+            .unwrap();
+        assert_eq!(
+            note.published.map(|d| d.to_rfc3339()).as_deref(),
+            Some("2025-10-01T00:00:00+00:00")
+        );
+        // Every page names its language's feed for feed readers.
+        for route in ["/", "/notes/liquidity-risk", "/login"] {
+            assert!(
+                page(&url(route, prefix)).contains(&format!(
+                    "<link rel=\"alternate\" type=\"application/atom+xml\" title=\"Alex Chen\" href=\"https://example.com{prefix}/atom.xml\">"
+                )),
+                "{lang} {route}"
+            );
+        }
+    }
+}
+
+/// The JSON-LD graph of a page, parsed.
+fn json_ld(html: &str) -> Vec<serde_json::Value> {
+    let mut blocks = html.split("<script type=\"application/ld+json\">").skip(1);
+    let block = blocks
+        .next()
+        .expect("a JSON-LD block")
+        .split("</script>")
+        .next()
+        .unwrap();
+    assert!(blocks.next().is_none(), "one block per page");
+    let data: serde_json::Value = serde_json::from_str(block).unwrap_or_else(|e| panic!("{e}: {block}"));
+    assert_eq!(data["@context"], "https://schema.org");
+    data["@graph"].as_array().unwrap().clone()
+}
+
+fn of_type<'a>(graph: &'a [serde_json::Value], kind: &str) -> Option<&'a serde_json::Value> {
+    graph.iter().find(|n| n["@type"] == kind)
+}
+
+#[test]
+fn every_page_describes_itself_in_json_ld() {
+    for route in ROUTES {
+        for ((lang, prefix), tag) in LANGS.iter().zip(["en", "zh-Hant", "ja"]) {
+            let html = page(&url(route, prefix));
+            let graph = json_ld(&html);
+            let canonical = format!("https://example.com{}", url(route, prefix));
+            if *route == "/" {
+                let person = of_type(&graph, "Person").expect("the owner on the home page");
+                assert_eq!(person["name"], "Alex Chen");
+                assert_eq!(person["image"], "https://example.com/images/profile-placeholder.svg");
+                let same_as: Vec<&str> = person["sameAs"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|v| v.as_str().unwrap())
+                    .collect();
+                assert_eq!(same_as, ["https://github.com/", "https://www.linkedin.com/"]);
+                assert!(of_type(&graph, "BreadcrumbList").is_none(), "home shows no breadcrumb");
+                continue;
+            }
+            let crumbs = of_type(&graph, "BreadcrumbList").unwrap_or_else(|| panic!("{route} {lang}"));
+            let items = crumbs["itemListElement"].as_array().unwrap();
+            let visible = html
+                .split("<nav class=\"breadcrumb\"")
+                .nth(1)
+                .unwrap()
+                .split("</nav>")
+                .next()
+                .unwrap();
+            let visible = html_escape::decode_html_entities(visible);
+            assert_eq!(items.len(), visible.matches("<li>").count(), "{route} {lang}");
+            for (i, item) in items.iter().enumerate() {
+                assert_eq!(item["position"], i + 1);
+                assert!(
+                    visible.contains(&format!(">{}<", item["name"].as_str().unwrap())),
+                    "{route} {lang}: {item}"
+                );
+                assert!(
+                    item["item"].as_str().unwrap().starts_with("https://example.com/"),
+                    "{item}"
+                );
+            }
+            assert_eq!(items.last().unwrap()["item"], canonical.as_str());
+            let article = of_type(&graph, "Article");
+            let is_article = route.starts_with("/notes/")
+                || route.starts_with("/my-web-project/")
+                || route.starts_with("/valuation-models/")
+                || route.starts_with("/investment-basics/");
+            assert_eq!(article.is_some(), is_article, "{route} {lang}");
+            if let Some(article) = article {
+                let title = html.split("<h1>").nth(1).unwrap().split("</h1>").next().unwrap();
+                assert_eq!(
+                    article["headline"],
+                    *html_escape::decode_html_entities(title),
+                    "{route} {lang}"
+                );
+                assert_eq!(article["inLanguage"], tag);
+                assert_eq!(article["author"]["name"], "Alex Chen");
+                assert_eq!(article["url"], canonical.as_str());
+            }
+        }
+    }
+    let note = json_ld(&page("/ja/notes/liquidity-risk"));
+    let article = of_type(&note, "Article").unwrap();
+    assert_eq!(article["datePublished"], "2025-10-01");
+    assert_eq!(article["dateModified"], "2025-10-01");
+}
+
+#[test]
+fn link_previews_show_the_configured_image_with_its_size_and_a_large_card_when_wide() {
+    for (route, prefix) in [
+        ("/", ""),
+        ("/notes/liquidity-risk", "/zh"),
+        ("/valuation-models/dcf", "/ja"),
+    ] {
+        let html = page(&url(route, prefix));
+        for tag in [
+            "<meta property=\"og:image\" content=\"https://example.com/images/default-thumbnail.svg\">",
+            "<meta property=\"og:image:width\" content=\"320\">",
+            "<meta property=\"og:image:height\" content=\"180\">",
+            "<meta name=\"twitter:card\" content=\"summary_large_image\">",
+        ] {
+            assert!(html.contains(tag), "{route} {prefix}: {tag}");
+        }
+    }
+    assert!(repo().join("static/images/default-thumbnail.svg").is_file());
+}

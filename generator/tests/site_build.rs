@@ -141,10 +141,13 @@ fn a_warm_rebuild_writes_nothing_and_an_edit_rewrites_little() {
         .unwrap()
         .replace("日本語の本文。", "日本語の本文を直した。");
     std::fs::write(&note, text).unwrap();
-    // The page and the search index change; nothing else does.
-    assert_eq!(build(&options).unwrap().written, 2);
+    // The page, the search index and the Japanese feed (which holds the note in full) change;
+    // nothing else does.
+    assert_eq!(build(&options).unwrap().written, 3);
     let page = std::fs::read_to_string(out.path().join("ja/notes/first/index.html")).unwrap();
     assert!(page.contains("日本語の本文を直した。"));
+    let feed = std::fs::read_to_string(out.path().join("ja/atom.xml")).unwrap();
+    assert!(feed.contains("日本語の本文を直した。"));
 }
 
 #[test]
@@ -401,4 +404,37 @@ fn check_counts_the_pages_build_writes_and_writes_nothing() {
     let built = common::built_urls(out.path(), &["zh", "ja"]);
     assert_eq!(common::sitemap_urls(out.path(), "https://fixture.example"), built);
     assert_eq!(common::search_index_urls(out.path()), built);
+}
+
+#[test]
+fn a_pages_own_preview_image_replaces_the_sites_and_must_exist() {
+    let root = tempfile::tempdir().unwrap();
+    copy_dir(&fixture(), root.path());
+    let out = tempfile::tempdir().unwrap();
+    let options = options(root.path(), out.path());
+    let note = root.path().join("content/notes/first.en.md");
+    let text = std::fs::read_to_string(&note).unwrap();
+    let with_image = |src: &str| {
+        text.replacen(
+            "---\n",
+            &format!("---\nimage: {{ src: {src}, width: 400, height: 400 }}\n"),
+            1,
+        )
+    };
+    std::fs::write(&note, with_image("/images/favicon.svg")).unwrap();
+    build(&options).unwrap();
+    let page = std::fs::read_to_string(out.path().join("notes/first/index.html")).unwrap();
+    assert!(page.contains("<meta property=\"og:image\" content=\"https://fixture.example/images/favicon.svg\">"));
+    assert!(page.contains("<meta property=\"og:image:width\" content=\"400\">"));
+    assert!(
+        page.contains("<meta name=\"twitter:card\" content=\"summary\">"),
+        "a square image gets the small card"
+    );
+
+    std::fs::write(&note, with_image("/images/missing.png")).unwrap();
+    let err = build(&options).unwrap_err().to_string();
+    assert!(
+        err.contains("notes/first.en.md:2: image `/images/missing.png` is not a file of"),
+        "{err}"
+    );
 }
