@@ -3,7 +3,7 @@ SHELL := /bin/bash
 PORT ?= 8080
 export PORT
 
-.PHONY: run test lint build dev bench invite deps test-deps ui-deps tests-deps ui site site-release clean
+.PHONY: run test lint build dev bench new invite deps test-deps ui-deps tests-deps ui site site-release clean
 
 # npm packages at the lock files' versions, installed again only when a lock file changes.
 # `npm install`, not `npm ci`: with this machine kind's npm settings (omit-lockfile-registry-resolved)
@@ -55,6 +55,11 @@ test: lint site tests-deps
 	scripts/schemathesis.sh
 	npm --prefix ui test
 	npm --prefix tests test
+
+# A new page in every language: make new PAGE=notes/my-topic
+new:
+	cargo build -q --release -p generator
+	target/release/site new $(PAGE)
 
 bench: site-release tests-deps
 	bench/run.sh
