@@ -3,7 +3,7 @@ SHELL := /bin/bash
 PORT ?= 8080
 export PORT
 
-.PHONY: run test lint build dev bench invite deps test-deps ui-deps tests-deps ui site site-release clean
+.PHONY: run test lint build dev bench new invite deps test-deps ui-deps tests-deps ui site site-release clean
 
 # npm packages at the lock files' versions, installed again only when a lock file changes.
 # `npm install`, not `npm ci`: with this machine kind's npm settings (omit-lockfile-registry-resolved)
@@ -57,6 +57,11 @@ test: lint site tests-deps
 	npm --prefix ui test
 	scripts/with-postgres.sh node --test tests/deploy/deploy.test.mjs
 	npm --prefix tests test
+
+# A new page in every language: make new PAGE=notes/my-topic
+new:
+	cargo build -q --release -p generator
+	target/release/site new $(PAGE)
 
 bench: site-release tests-deps
 	bench/run.sh

@@ -10,6 +10,7 @@ pub mod layout;
 pub mod links;
 pub mod locales;
 pub mod markdown;
+pub mod new_page;
 pub mod output;
 pub mod pages;
 pub mod search_index;

@@ -30,6 +30,11 @@ enum Command {
     /// Check everything a build checks (front matter, Markdown, math, links, templates, islands)
     /// without writing anything.
     Check,
+    /// Create a page in every language (content/<PAGE>.<lang>.md), front matter filled in.
+    New {
+        /// The page's route, such as notes/my-topic.
+        page: String,
+    },
     /// Build, then rebuild on every change.
     Watch {
         #[arg(long)]
@@ -59,9 +64,9 @@ fn options(cli: &Cli, dev: bool) -> BuildOptions {
 }
 
 fn run(cli: &Cli) -> anyhow::Result<()> {
-    match cli.command {
+    match &cli.command {
         Command::Build { dev } => {
-            let report = site::build(&options(cli, dev))?;
+            let report = site::build(&options(cli, *dev))?;
             for warning in &report.warnings {
                 eprintln!("warning: {warning}");
             }
@@ -74,7 +79,12 @@ fn run(cli: &Cli) -> anyhow::Result<()> {
             }
             println!("{}", report.summary());
         }
-        Command::Watch { dev } => generator::watch::watch(&options(cli, dev))?,
+        Command::Watch { dev } => generator::watch::watch(&options(cli, *dev))?,
+        Command::New { page } => {
+            for file in generator::new_page::create(&root(cli), page, &generator::new_page::today())? {
+                println!("{}", file.display());
+            }
+        }
     }
     Ok(())
 }
