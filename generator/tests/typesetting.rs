@@ -18,7 +18,7 @@ fn rendered(name: &str, lang: &str) -> String {
 
 fn rendered_file(path: &Path, lang: &str) -> String {
     let source = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let (_, body, _) = parse_page(path, &source).unwrap_or_else(|e| panic!("{e:#}"));
+    let body = parse_page(path, &source).unwrap_or_else(|e| panic!("{e:#}")).body;
     render(
         &body,
         &RenderOptions {
