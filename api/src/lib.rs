@@ -1,6 +1,7 @@
 //! The membership API and the server of the prerendered site.
 
 pub mod cli;
+pub mod client_ip;
 pub mod clock;
 pub mod codes;
 pub mod db;
@@ -9,6 +10,7 @@ pub mod i18n;
 pub mod invites;
 pub mod mail;
 pub mod members;
+pub mod passwords;
 pub mod rate_limit;
 pub mod routes;
 pub mod secrets;

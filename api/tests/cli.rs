@@ -97,10 +97,25 @@ fn serve_help_lists_every_environment_variable() {
         "GOOGLE_TOKEN_URL",
         "GOOGLE_USERINFO_URL",
         "RATE_LIMIT_SCALE",
+        "TRUSTED_PROXIES",
     ] {
         assert!(
             help.contains(&format!("env: {var}")),
             "{var} missing from serve --help:\n{help}"
         );
     }
+}
+
+#[test]
+fn a_bad_trusted_proxy_range_stops_the_server_with_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_api"))
+        .args(["serve", "--port", "0", "--trusted-proxies", "10.0.0.0/8,10.0.0.0/33"])
+        .env("DATA_DIR", dir.path())
+        .env("DIST_DIR", dir.path())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("TRUSTED_PROXIES") && err.contains("10.0.0.0/33"), "{err}");
 }

@@ -1,7 +1,8 @@
 //! `/api/denglu`: status, login, logout, sessions, cookies and login limits.
 
 mod common;
-use common::{Backend, TestApp};
+use common::{client_from, tally, Backend, Remote, TestApp};
+use futures_util::future::join_all;
 use poem::http::StatusCode;
 use serde_json::json;
 
@@ -122,8 +123,8 @@ on_both_databases! {
         assert_eq!(app.logged_in_as(&newer).await.as_deref(), Some("sweep"));
         let codes = api::db::entities::email_code::Entity::find().count(&app.state.db).await.unwrap();
         assert_eq!(codes, 0);
-        let events = api::db::entities::rate_event::Entity::find().count(&app.state.db).await.unwrap();
-        assert_eq!(events, 0);
+        let counters = api::db::entities::rate_limit::Entity::find().count(&app.state.db).await.unwrap();
+        assert_eq!(counters, 0);
     }
 
     async fn failed_logins_are_limited_per_username(backend: Backend) {
@@ -174,4 +175,105 @@ on_both_databases! {
         let huge = "x".repeat(7_000);
         app.post("/api/denglu", json!({"username": huge, "password": huge})).await.assert(StatusCode::UNAUTHORIZED);
     }
+
+    async fn simultaneous_guesses_get_no_more_than_the_limit(backend: Backend) {
+        let app = TestApp::new(backend).await;
+        app.register("henry", "henry@example.com", PASSWORD).await;
+        let remote = app.listen().await;
+        // A hundred wrong passwords at once from one client: ten are checked.
+        let guesser = client_from("127.0.0.2");
+        let replies = join_all((0..100).map(|_| wrong_login(&remote, &guesser, "henry"))).await;
+        assert_eq!(tally(&replies), [(401, 10), (429, 90)].into());
+        // Twelve more clients, ten guesses each, all at once: the account's ceiling of a hundred
+        // failures an hour lets only ninety more through.
+        let crowd: Vec<reqwest::Client> = (10..22).map(|n| client_from(&format!("127.0.0.{n}"))).collect();
+        let replies = join_all(crowd.iter().flat_map(|c| (0..10).map(move |_| c)).map(|c| wrong_login(&remote, c, "henry"))).await;
+        assert_eq!(tally(&replies), [(401, 90), (429, 30)].into());
+        let refused = replies.iter().find(|r| r.status == StatusCode::TOO_MANY_REQUESTS).unwrap();
+        assert!((1..=3600).contains(&refused.retry_after()));
+    }
+
+    async fn another_clients_guesses_do_not_lock_a_member_out(backend: Backend) {
+        let app = TestApp::new(backend).await;
+        app.register("ivy", "ivy@example.com", PASSWORD).await;
+        let remote = app.listen().await;
+        let attacker = client_from("127.0.0.2");
+        let replies = join_all((0..12).map(|_| wrong_login(&remote, &attacker, "ivy"))).await;
+        assert_eq!(tally(&replies), [(401, 10), (429, 2)].into());
+        // Ivy, from her own address, still gets in with her password; the attacker does not.
+        let ivy = client_from("127.0.0.3");
+        let mine = remote.post(&ivy, "/api/denglu", json!({"username": "ivy", "password": PASSWORD}), &[]).await;
+        mine.assert(StatusCode::OK);
+        assert!(mine.session_cookie().is_some());
+        let theirs = remote.post(&attacker, "/api/denglu", json!({"username": "ivy", "password": PASSWORD}), &[]).await;
+        theirs.assert(StatusCode::TOO_MANY_REQUESTS);
+    }
+
+    async fn a_success_gives_back_its_attempt(backend: Backend) {
+        let app = TestApp::new(backend).await;
+        app.register("jack", "jack@example.com", PASSWORD).await;
+        // Nine failures, then the right password: the slate is clean again for this client.
+        for _ in 0..9 {
+            app.post("/api/denglu", json!({"username": "jack", "password": "guess guess"})).await.assert(StatusCode::UNAUTHORIZED);
+        }
+        app.login("jack", PASSWORD).await;
+        for _ in 0..10 {
+            app.post("/api/denglu", json!({"username": "jack", "password": "guess guess"})).await.assert(StatusCode::UNAUTHORIZED);
+        }
+        app.post("/api/denglu", json!({"username": "jack", "password": "guess guess"})).await.assert(StatusCode::TOO_MANY_REQUESTS);
+    }
+}
+
+async fn wrong_login(remote: &Remote, client: &reqwest::Client, username: &str) -> common::Reply {
+    remote
+        .post(
+            client,
+            "/api/denglu",
+            json!({"username": username, "password": "not the password"}),
+            &[],
+        )
+        .await
+}
+
+/// With no turn at argon2 free in time, a login is answered 503 with `Retry-After`, and the
+/// attempt does not count against the member.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn logins_that_wait_too_long_for_argon2_get_503() {
+    let app = TestApp::with(Backend::Sqlite, |s| s.hash_wait = std::time::Duration::from_millis(1)).await;
+    let remote = app.listen().await;
+    let clients: Vec<reqwest::Client> = (1..=4).map(|n| client_from(&format!("127.0.3.{n}"))).collect();
+    let replies = join_all((0..40).map(|i| {
+        remote.post(
+            &clients[i % 4],
+            "/api/denglu",
+            json!({"username": format!("kate{i}"), "password": "not the password"}),
+            &[("accept-language", "zh-TW")],
+        )
+    }))
+    .await;
+    let counts = tally(&replies);
+    assert!(counts.keys().all(|s| [401, 503].contains(s)), "{counts:?}");
+    let busy: Vec<_> = replies
+        .iter()
+        .filter(|r| r.status == StatusCode::SERVICE_UNAVAILABLE)
+        .collect();
+    assert!(
+        !busy.is_empty(),
+        "two hashing threads cannot take forty logins within a millisecond: {counts:?}"
+    );
+    for reply in busy {
+        assert_eq!(reply.retry_after(), api::passwords::BUSY_RETRY_SECONDS);
+        assert_eq!(reply.field("message"), "伺服器目前忙碌中，請過幾秒後再試。");
+    }
+    // Only the checked passwords count as failures.
+    use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
+    let counted: i32 = api::db::entities::rate_limit::Entity::find()
+        .filter(api::db::entities::rate_limit::Column::Key.starts_with("login:client:"))
+        .all(&app.state.db)
+        .await
+        .unwrap()
+        .iter()
+        .map(|row| row.hits)
+        .sum();
+    assert_eq!(counted as usize, counts.get(&401).copied().unwrap_or(0));
 }

@@ -159,16 +159,20 @@ pub mod oauth_state {
     impl ActiveModelBehavior for ActiveModel {}
 }
 
-pub mod rate_event {
+pub mod rate_limit {
     use sea_orm::entity::prelude::*;
 
+    /// One rate-limit counter: `hits` events under `key` since `started_at`, in a window of
+    /// `window_seconds`.
     #[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
-    #[sea_orm(table_name = "rate_events")]
+    #[sea_orm(table_name = "rate_limits")]
     pub struct Model {
-        #[sea_orm(primary_key)]
-        pub id: i32,
+        #[sea_orm(primary_key, auto_increment = false)]
         pub key: String,
-        pub at: i64,
+        #[sea_orm(primary_key, auto_increment = false)]
+        pub window_seconds: i64,
+        pub started_at: i64,
+        pub hits: i32,
     }
 
     #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

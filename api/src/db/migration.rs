@@ -8,7 +8,7 @@ pub struct Migrator;
 #[async_trait::async_trait]
 impl MigratorTrait for Migrator {
     fn migrations() -> Vec<Box<dyn MigrationTrait>> {
-        vec![Box::new(CreateTables)]
+        vec![Box::new(CreateTables), Box::new(SecurityTables)]
     }
 }
 
@@ -162,6 +162,49 @@ impl MigrationTrait for CreateTables {
         ] {
             m.drop_table(Table::drop().table(t(table)).to_owned()).await?;
         }
+        Ok(())
+    }
+}
+
+/// Rate limits become one counter per key and window, counted by conditional updates
+/// (src/rate_limit.rs); the event log they replace is dropped.
+struct SecurityTables;
+
+impl MigrationName for SecurityTables {
+    fn name(&self) -> &str {
+        "m20261201_000001_security"
+    }
+}
+
+#[async_trait::async_trait]
+impl MigrationTrait for SecurityTables {
+    async fn up(&self, m: &SchemaManager) -> Result<(), DbErr> {
+        m.drop_table(Table::drop().table(t("rate_events")).to_owned()).await?;
+        m.create_table(
+            Table::create()
+                .table(t("rate_limits"))
+                .col(string(t("key")))
+                .col(big_integer(t("window_seconds")))
+                .col(big_integer(t("started_at")))
+                .col(integer(t("hits")))
+                .primary_key(Index::create().col(t("key")).col(t("window_seconds")))
+                .to_owned(),
+        )
+        .await?;
+        Ok(())
+    }
+
+    async fn down(&self, m: &SchemaManager) -> Result<(), DbErr> {
+        m.drop_table(Table::drop().table(t("rate_limits")).to_owned()).await?;
+        m.create_table(
+            Table::create()
+                .table(t("rate_events"))
+                .col(pk_auto(t("id")))
+                .col(string(t("key")))
+                .col(big_integer(t("at")))
+                .to_owned(),
+        )
+        .await?;
         Ok(())
     }
 }

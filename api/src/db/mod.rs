@@ -74,9 +74,5 @@ pub async fn sweep_expired(db: &DatabaseConnection, now: i64) -> Result<(), sea_
         .filter(oauth_state::Column::ExpiresAt.lte(now))
         .exec(db)
         .await?;
-    rate_event::Entity::delete_many()
-        .filter(rate_event::Column::At.lt(now - 86_400))
-        .exec(db)
-        .await?;
-    Ok(())
+    crate::rate_limit::sweep(db, now).await
 }

@@ -47,9 +47,10 @@ macro_rules! error_response {
             /// Something failed on the server's side (the database or the mail server).
             #[oai(status = 500)]
             Internal(Json<$body>),
-            /// Mail could not be sent; try again later.
+            /// Mail could not be sent, or too many passwords are being checked right now; try
+            /// again later (after `Retry-After` seconds when it is given).
             #[oai(status = 503)]
-            Unavailable(Json<$body>),
+            Unavailable(Json<$body>, #[oai(header = "Retry-After")] Option<u64>),
         }
 
         impl $name {
@@ -67,7 +68,11 @@ macro_rules! error_response {
                         Self::body(t(lang, "errors.tooManyRequests").replace("{seconds}", &seconds.to_string())),
                         seconds,
                     ),
-                    Failure::Unavailable(key) => $name::Unavailable(Self::body(t(lang, key))),
+                    Failure::Unavailable(key) => $name::Unavailable(Self::body(t(lang, key)), None),
+                    Failure::Busy => $name::Unavailable(
+                        Self::body(t(lang, "errors.busy")),
+                        Some(crate::passwords::BUSY_RETRY_SECONDS),
+                    ),
                     Failure::Internal(err) => {
                         tracing::error!("internal error: {err:#}");
                         $name::Internal(Self::body(t(lang, "errors.internal")))
@@ -88,6 +93,8 @@ pub enum Failure {
     Unauthorized(Problem),
     TooMany(u64),
     Unavailable(Problem),
+    /// No turn at argon2 came in time (`secrets::Busy`).
+    Busy,
     Internal(anyhow::Error),
 }
 
@@ -99,7 +106,16 @@ impl From<sea_orm::DbErr> for Failure {
 
 impl From<anyhow::Error> for Failure {
     fn from(err: anyhow::Error) -> Self {
+        if err.is::<crate::passwords::Busy>() {
+            return Failure::Busy;
+        }
         Failure::Internal(err)
+    }
+}
+
+impl From<crate::passwords::Busy> for Failure {
+    fn from(_: crate::passwords::Busy) -> Self {
+        Failure::Busy
     }
 }
 

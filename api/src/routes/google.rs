@@ -254,7 +254,10 @@ impl GoogleApi {
         let state = &self.0;
         state
             .limiter
-            .hit(&format!("code:client:{}", client_key(req)), CODE_ATTEMPTS_PER_CLIENT)
+            .hit(
+                &format!("code:client:{}", client_key(state, req)),
+                CODE_ATTEMPTS_PER_CLIENT,
+            )
             .await??;
         if body.invite_code.trim().is_empty() || body.invite_code.len() > 64 {
             return Err(Failure::BadRequest("errors.inviteInvalid"));

@@ -2,9 +2,8 @@
 
 use super::errors::{ApiError, Failure};
 use crate::i18n::Lang;
-use crate::rate_limit::{LOGIN_FAILURES_PER_CLIENT, LOGIN_FAILURES_PER_USER};
 use crate::state::{client_key, AppState};
-use crate::{members, secrets, sessions};
+use crate::{members, passwords, rate_limit, sessions};
 use poem::Request;
 use poem_openapi::param::Query;
 use poem_openapi::payload::Json;
@@ -87,14 +86,10 @@ impl LoginApi {
 
     async fn login_inner(&self, req: &Request, body: LoginRequest) -> Result<LoginResponse, Failure> {
         let state = &self.0;
-        let user_key = format!("login:user:{}", body.username.trim().to_lowercase());
-        let client_key = format!("login:client:{}", client_key(req));
-        for (key, limits) in [
-            (&user_key, LOGIN_FAILURES_PER_USER),
-            (&client_key, LOGIN_FAILURES_PER_CLIENT),
-        ] {
-            state.limiter.check(key, limits).await??;
-        }
+        // The attempt is counted before the password is checked, so simultaneous guesses cannot
+        // all slip in under the limit; a success gives it back.
+        let checks = rate_limit::login_checks(&body.username, &client_key(state, req));
+        state.limiter.hit_all(&checks).await??;
         let member = if body.username.len() <= 64 {
             members::by_username(&state.db, body.username.trim()).await?
         } else {
@@ -106,16 +101,22 @@ impl LoginApi {
         } else {
             String::new()
         };
-        let valid = secrets::verify_password(password, member.as_ref().and_then(|m| m.password_hash.clone())).await;
-        let member = match (valid, member) {
-            (true, Some(member)) => member,
-            _ => {
-                state.limiter.record(&user_key).await?;
-                state.limiter.record(&client_key).await?;
-                return Err(Failure::Unauthorized("errors.loginFailed"));
+        let stored = member.as_ref().and_then(|m| m.password_hash.clone());
+        let valid = match passwords::verify(password, stored, state.settings.hash_wait).await {
+            Ok(valid) => valid,
+            Err(busy) => {
+                // No password was checked, so nothing was tried.
+                state.limiter.refund(&checks).await?;
+                return Err(busy.into());
             }
         };
-        state.limiter.reset(&user_key).await?;
+        let member = match (valid, member) {
+            (true, Some(member)) => member,
+            _ => return Err(Failure::Unauthorized("errors.loginFailed")),
+        };
+        let [own, shared @ ..] = &checks;
+        state.limiter.reset(&own.0).await?;
+        state.limiter.refund(shared).await?;
         // A new id on every login: a session id planted before login is worth nothing after it.
         if let Some(old) = sessions::request_session_hash(req) {
             sessions::delete(&state.db, &old).await?;

@@ -6,10 +6,10 @@ use crate::db::entities::{email_code::RESET, member, reset_token};
 use crate::domain::{EmailAddress, EmailCode, Password, Username};
 use crate::i18n::{t, Lang};
 use crate::mail::Mail;
-use crate::rate_limit::{CODE_ATTEMPTS_PER_CLIENT, MAIL_PER_ADDRESS, MAIL_PER_CLIENT};
+use crate::rate_limit::{self, CODE_ATTEMPTS_PER_CLIENT};
 use crate::secrets::{digest, random_token};
 use crate::state::{client_key, AppState};
-use crate::{members, secrets, sessions};
+use crate::{members, passwords, sessions};
 use poem::Request;
 use poem_openapi::auth::Bearer;
 use poem_openapi::payload::Json;
@@ -122,11 +122,9 @@ impl ResetApi {
         let email = EmailAddress::parse(&body.email).map_err(Failure::BadRequest)?;
         let username = Username::parse(body.username.trim()).map_err(Failure::BadRequest)?;
         // Limits count every request, member or not, so a 429 says nothing about the account.
-        let address_key = format!("mail:address:{}", email.key());
-        let client_key = format!("mail:client:{}", client_key(req));
         state
             .limiter
-            .hit_all(&[(&address_key, MAIL_PER_ADDRESS), (&client_key, MAIL_PER_CLIENT)])
+            .hit_all(&rate_limit::mail_checks(&email.key(), &client_key(&state, req)))
             .await??;
         let member = members::by_username(&state.db, username.as_str())
             .await?
@@ -169,7 +167,10 @@ impl ResetApi {
         let code = EmailCode::parse(&body.code).map_err(Failure::BadRequest)?;
         state
             .limiter
-            .hit(&format!("code:client:{}", client_key(req)), CODE_ATTEMPTS_PER_CLIENT)
+            .hit(
+                &format!("code:client:{}", client_key(state, req)),
+                CODE_ATTEMPTS_PER_CLIENT,
+            )
             .await??;
         let now = state.now();
         let member = members::by_username(&state.db, body.username.trim()).await?;
@@ -216,7 +217,7 @@ impl ResetApi {
             return Err(Failure::Unauthorized("errors.tokenInvalid"));
         };
         let password = Password::parse(&body.new_password).map_err(Failure::BadRequest)?;
-        let hash = secrets::hash_password(password.as_str().to_string()).await?;
+        let hash = passwords::hash(password.as_str().to_string(), state.settings.hash_wait).await?;
 
         let txn = state.db.begin().await?;
         // Deleting the token first makes it single-use even when two resets race.
