@@ -192,6 +192,7 @@ on_both_databases! {
             [
                 "GET /auth/google",
                 "GET /auth/google/callback",
+                "GET /auth/google/pending",
                 "GET /denglu",
                 "GET /feed",
                 "POST /auth/verify-invite",

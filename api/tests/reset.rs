@@ -261,4 +261,20 @@ on_both_databases! {
             .await
             .assert(StatusCode::BAD_REQUEST);
     }
+
+    async fn a_reset_ends_every_other_token_and_code_of_the_member(backend: Backend) {
+        let app = TestApp::new(backend).await;
+        app.register("lou", "lou@example.com", OLD).await;
+        let first = token_for(&app, "lou", "lou@example.com").await;
+        app.clock.advance(61);
+        let second = token_for(&app, "lou", "lou@example.com").await;
+        app.clock.advance(61);
+        let code = reset_code(&app, "lou", "lou@example.com").await;
+        reset(&app, &first, "lou", NEW, None).await.assert(StatusCode::OK);
+        reset(&app, &second, "lou", "yet another password", None).await.assert(StatusCode::UNAUTHORIZED);
+        app.post("/api/verify-code", json!({"username": "lou", "email": "lou@example.com", "code": code}))
+            .await
+            .assert(StatusCode::BAD_REQUEST);
+        app.login("lou", NEW).await;
+    }
 }

@@ -131,6 +131,9 @@ pub mod google_pending {
         pub email: Option<String>,
         pub name: Option<String>,
         pub expires_at: i64,
+        /// Set when the Google account's address is a member's but Google does not vouch for
+        /// the domain: the member's next password login (with this record's cookie) links it.
+        pub link_member_id: Option<i32>,
     }
 
     #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
@@ -151,6 +154,8 @@ pub mod oauth_state {
         pub pkce_verifier: String,
         pub lang: String,
         pub expires_at: i64,
+        /// SHA-256 of the nonce cookie of the browser that started the sign-in.
+        pub nonce_hash: Option<String>,
     }
 
     #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -167,7 +167,8 @@ impl MigrationTrait for CreateTables {
 }
 
 /// Rate limits become one counter per key and window, counted by conditional updates
-/// (src/rate_limit.rs); the event log they replace is dropped.
+/// (src/rate_limit.rs); the event log they replace is dropped. Google sign-in is bound to the
+/// browser that started it, and may wait for a password login to link an account.
 struct SecurityTables;
 
 impl MigrationName for SecurityTables {
@@ -191,10 +192,28 @@ impl MigrationTrait for SecurityTables {
                 .to_owned(),
         )
         .await?;
+        m.alter_table(
+            Table::alter()
+                .table(t("oauth_states"))
+                .add_column(string_null(t("nonce_hash")))
+                .to_owned(),
+        )
+        .await?;
+        m.alter_table(
+            Table::alter()
+                .table(t("google_pending"))
+                .add_column(integer_null(t("link_member_id")))
+                .to_owned(),
+        )
+        .await?;
         Ok(())
     }
 
     async fn down(&self, m: &SchemaManager) -> Result<(), DbErr> {
+        for (table, column) in [("google_pending", "link_member_id"), ("oauth_states", "nonce_hash")] {
+            m.alter_table(Table::alter().table(t(table)).drop_column(t(column)).to_owned())
+                .await?;
+        }
         m.drop_table(Table::drop().table(t("rate_limits")).to_owned()).await?;
         m.create_table(
             Table::create()

@@ -15,6 +15,7 @@ pub enum Mail<'a> {
     AlreadyMember,
     ResetCode { code: &'a str },
     PasswordChanged,
+    GoogleLinked,
 }
 
 impl Mail<'_> {
@@ -24,6 +25,7 @@ impl Mail<'_> {
             Mail::AlreadyMember => "alreadyMember",
             Mail::ResetCode { .. } => "resetCode",
             Mail::PasswordChanged => "passwordChanged",
+            Mail::GoogleLinked => "googleLinked",
         }
     }
 

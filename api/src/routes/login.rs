@@ -117,6 +117,7 @@ impl LoginApi {
         let [own, shared @ ..] = &checks;
         state.limiter.reset(&own.0).await?;
         state.limiter.refund(shared).await?;
+        super::google::complete_pending_link(state, req, &member).await?;
         // A new id on every login: a session id planted before login is worth nothing after it.
         if let Some(old) = sessions::request_session_hash(req) {
             sessions::delete(&state.db, &old).await?;

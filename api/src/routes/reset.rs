@@ -2,7 +2,7 @@
 
 use super::errors::{ApiError, Failure, MessageBody};
 use crate::codes;
-use crate::db::entities::{email_code::RESET, member, reset_token};
+use crate::db::entities::{email_code, email_code::RESET, google_pending, member, reset_token};
 use crate::domain::{EmailAddress, EmailCode, Password, Username};
 use crate::i18n::{t, Lang};
 use crate::mail::Mail;
@@ -14,7 +14,7 @@ use poem::Request;
 use poem_openapi::auth::Bearer;
 use poem_openapi::payload::Json;
 use poem_openapi::{ApiResponse, Object, OpenApi, SecurityScheme};
-use sea_orm::{ActiveModelTrait, EntityTrait, IntoActiveModel, Set, TransactionTrait};
+use sea_orm::{ActiveModelTrait, ColumnTrait, EntityTrait, IntoActiveModel, QueryFilter, Set, TransactionTrait};
 use std::sync::Arc;
 
 pub const RESET_TOKEN_SECONDS: i64 = 15 * 60;
@@ -228,7 +228,22 @@ impl ResetApi {
         }
         let mut active = member.clone().into_active_model();
         active.password_hash = Set(Some(hash));
+        // Whoever took over the account may have linked their Google account: a reset unlinks.
+        active.google_sub = Set(None);
         active.update(&txn).await?;
+        google_pending::Entity::delete_many()
+            .filter(google_pending::Column::LinkMemberId.eq(member.id))
+            .exec(&txn)
+            .await?;
+        // Other codes and tokens of this member asked for meanwhile die with the old password.
+        reset_token::Entity::delete_many()
+            .filter(reset_token::Column::MemberId.eq(member.id))
+            .exec(&txn)
+            .await?;
+        email_code::Entity::delete_many()
+            .filter(email_code::Column::MemberId.eq(member.id))
+            .exec(&txn)
+            .await?;
         let keep = sessions::current(&txn, state.settings.clock.as_ref(), req)
             .await?
             .filter(|(_, m)| m.id == member.id)
