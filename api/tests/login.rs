@@ -222,6 +222,33 @@ on_both_databases! {
         }
         app.post("/api/denglu", json!({"username": "jack", "password": "guess guess"})).await.assert(StatusCode::TOO_MANY_REQUESTS);
     }
+
+    async fn logout_by_get_only_for_the_sites_own_fetch(backend: Backend) {
+        let app = TestApp::new(backend).await;
+        app.register("lena", "lena@example.com", PASSWORD).await;
+        let cookie = app.login("lena", PASSWORD).await;
+        let refused: [&[(&str, &str)]; 3] = [
+            // A link on another site, followed.
+            &[("sec-fetch-site", "cross-site"), ("sec-fetch-dest", "document")],
+            // An image on another page of this site (a feed thumbnail pointing here).
+            &[("sec-fetch-site", "same-origin"), ("sec-fetch-dest", "image")],
+            &[("sec-fetch-site", "same-site"), ("sec-fetch-dest", "empty")],
+        ];
+        for headers in refused {
+            let mut headers = headers.to_vec();
+            headers.push(("cookie", &cookie));
+            let reply = app.get("/api/denglu?logout=true", &headers).await;
+            reply.assert(StatusCode::OK);
+            assert_eq!(reply.body, json!({"loggedIn": true, "username": "lena"}), "{headers:?}");
+            assert!(reply.set_cookie().is_none());
+            assert_eq!(app.logged_in_as(&cookie).await.as_deref(), Some("lena"));
+        }
+        let reply = app
+            .get("/api/denglu?logout=true", &[("sec-fetch-site", "same-origin"), ("sec-fetch-dest", "empty"), ("cookie", &cookie)])
+            .await;
+        assert_eq!(reply.body, json!({"loggedIn": false}));
+        assert_eq!(app.logged_in_as(&cookie).await, None);
+    }
 }
 
 async fn wrong_login(remote: &Remote, client: &reqwest::Client, username: &str) -> common::Reply {

@@ -42,11 +42,13 @@ pub enum LoginResponse {
 
 #[OpenApi]
 impl LoginApi {
-    /// Login status, or logout with `?logout=true`.
+    /// Login status, or logout with `?logout=true` (honoured for the site's own `fetch`: a
+    /// request with `Sec-Fetch-Site` other than `same-origin`, or `Sec-Fetch-Dest` other than
+    /// `empty`, gets the status and stays logged in).
     #[oai(path = "/denglu", method = "get")]
     async fn status(&self, req: &Request, logout: Query<Option<bool>>) -> Result<StatusResponse, ApiError> {
         let lang = Lang::of_request(req);
-        self.status_inner(req, logout.0.unwrap_or(false))
+        self.status_inner(req, logout.0.unwrap_or(false) && logout_requested_by_the_site(req))
             .await
             .map_err(|f| (f, lang).into())
     }
@@ -57,6 +59,16 @@ impl LoginApi {
         let lang = Lang::of_request(req);
         self.login_inner(req, body.0).await.map_err(|f| (f, lang).into())
     }
+}
+
+/// Logging out by GET is honoured only when the site's own script asked (`fetch` from our
+/// origin): a link on another site, or an image (a feed thumbnail) pointing here, logs nobody
+/// out. Browsers send these Fetch Metadata headers themselves; clients without them (curl, old
+/// browsers) are not told apart.
+fn logout_requested_by_the_site(req: &Request) -> bool {
+    let header = |name: &str| req.headers().get(name).and_then(|v| v.to_str().ok());
+    header("sec-fetch-site").is_none_or(|site| site == "same-origin")
+        && header("sec-fetch-dest").is_none_or(|dest| dest == "empty")
 }
 
 impl LoginApi {
