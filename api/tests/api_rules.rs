@@ -197,6 +197,7 @@ on_both_databases! {
                 "GET /feed",
                 "POST /auth/verify-invite",
                 "POST /denglu",
+                "POST /denglu/logout-all",
                 "POST /register",
                 "POST /reset-password",
                 "POST /send-email",

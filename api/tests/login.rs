@@ -42,7 +42,15 @@ on_both_databases! {
         app.register("bob_1", "bob@example.com", PASSWORD).await;
         let reply = app.post("/api/denglu", json!({"username": "bob_1", "password": PASSWORD})).await;
         reply.assert(StatusCode::OK);
-        assert!(reply.set_cookie().unwrap().contains("; Secure"));
+        let set = reply.set_cookie().unwrap();
+        assert!(set.contains("; Secure"), "{set}");
+        // A __Host- cookie only this host can set, over https, for the whole site.
+        assert!(set.starts_with("__Host-session=") && set.contains("Path=/;"), "{set}");
+        let session = reply.session_cookie().unwrap();
+        assert_eq!(app.logged_in_as(&session).await.as_deref(), Some("bob_1"));
+        // A plain `session` cookie (planted by a neighbouring subdomain, say) means nothing here.
+        let planted = session.replacen("__Host-session=", "session=", 1);
+        assert_eq!(app.logged_in_as(&planted).await, None);
         let logout = app.get("/api/denglu?logout=true", &[("cookie", &reply.session_cookie().unwrap())]).await;
         assert!(logout.set_cookie().unwrap().contains("; Secure"));
     }
@@ -102,8 +110,11 @@ on_both_databases! {
         let app = TestApp::new(backend).await;
         app.register("frank", "frank@example.com", PASSWORD).await;
         let cookie = app.login("frank", PASSWORD).await;
-        app.clock.advance(29 * 24 * 3600);
-        assert_eq!(app.logged_in_as(&cookie).await.as_deref(), Some("frank"));
+        // In use every few days, a session still ends 30 days after login.
+        for days in [6, 6, 6, 6, 5] {
+            app.clock.advance(days * 24 * 3600);
+            assert_eq!(app.logged_in_as(&cookie).await.as_deref(), Some("frank"));
+        }
         app.clock.advance(2 * 24 * 3600);
         assert_eq!(app.logged_in_as(&cookie).await, None);
     }
@@ -248,6 +259,46 @@ on_both_databases! {
             .await;
         assert_eq!(reply.body, json!({"loggedIn": false}));
         assert_eq!(app.logged_in_as(&cookie).await, None);
+    }
+
+    async fn unused_sessions_end_after_seven_days(backend: Backend) {
+        let app = TestApp::new(backend).await;
+        app.register("mona", "mona@example.com", PASSWORD).await;
+        let idle = app.login("mona", PASSWORD).await;
+        let busy = app.login("mona", PASSWORD).await;
+        app.clock.advance(6 * 24 * 3600);
+        assert_eq!(app.logged_in_as(&busy).await.as_deref(), Some("mona"));
+        app.clock.advance(2 * 24 * 3600);
+        assert_eq!(app.logged_in_as(&idle).await, None, "eight days unused");
+        assert_eq!(app.logged_in_as(&busy).await.as_deref(), Some("mona"), "used two days ago");
+        // The hourly sweep clears idle sessions too.
+        app.clock.advance(8 * 24 * 3600);
+        api::db::sweep_expired(&app.state.db, app.state.now()).await.unwrap();
+        use sea_orm::{EntityTrait, PaginatorTrait};
+        assert_eq!(api::db::entities::session::Entity::find().count(&app.state.db).await.unwrap(), 0);
+    }
+
+    async fn signing_out_everywhere_ends_every_session(backend: Backend) {
+        let app = TestApp::new(backend).await;
+        app.register("nico", "nico@example.com", PASSWORD).await;
+        app.register("olga", "olga@example.com", PASSWORD).await;
+        let laptop = app.login("nico", PASSWORD).await;
+        let phone = app.login("nico", PASSWORD).await;
+        let other_member = app.login("olga", PASSWORD).await;
+        let reply = app.post_with("/api/denglu/logout-all", json!({}), &[("cookie", &phone)]).await;
+        reply.assert(StatusCode::OK);
+        assert_eq!(reply.body, json!({"loggedIn": false}));
+        assert!(reply.set_cookie().unwrap().contains("Max-Age=0"));
+        assert_eq!(app.logged_in_as(&phone).await, None);
+        assert_eq!(app.logged_in_as(&laptop).await, None);
+        assert_eq!(app.logged_in_as(&other_member).await.as_deref(), Some("olga"));
+        let nobody = app.post("/api/denglu/logout-all", json!({})).await;
+        nobody.assert(StatusCode::UNAUTHORIZED);
+        assert!(!nobody.field("message").is_empty());
+        app.post_with("/api/denglu/logout-all", json!({}), &[("cookie", &other_member), ("origin", "https://evil.example")])
+            .await
+            .assert(StatusCode::FORBIDDEN);
+        assert_eq!(app.logged_in_as(&other_member).await.as_deref(), Some("olga"));
     }
 }
 

@@ -40,6 +40,8 @@ pub mod session {
         pub member_id: i32,
         pub created_at: i64,
         pub expires_at: i64,
+        /// When the session was last used (to the hour): idle sessions end.
+        pub last_seen_at: Option<i64>,
     }
 
     #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

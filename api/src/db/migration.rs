@@ -168,7 +168,8 @@ impl MigrationTrait for CreateTables {
 
 /// Rate limits become one counter per key and window, counted by conditional updates
 /// (src/rate_limit.rs); the event log they replace is dropped. Google sign-in is bound to the
-/// browser that started it, and may wait for a password login to link an account.
+/// browser that started it, and may wait for a password login to link an account. Sessions
+/// remember when they were last used.
 struct SecurityTables;
 
 impl MigrationName for SecurityTables {
@@ -206,11 +207,22 @@ impl MigrationTrait for SecurityTables {
                 .to_owned(),
         )
         .await?;
+        m.alter_table(
+            Table::alter()
+                .table(t("sessions"))
+                .add_column(big_integer_null(t("last_seen_at")))
+                .to_owned(),
+        )
+        .await?;
         Ok(())
     }
 
     async fn down(&self, m: &SchemaManager) -> Result<(), DbErr> {
-        for (table, column) in [("google_pending", "link_member_id"), ("oauth_states", "nonce_hash")] {
+        for (table, column) in [
+            ("sessions", "last_seen_at"),
+            ("google_pending", "link_member_id"),
+            ("oauth_states", "nonce_hash"),
+        ] {
             m.alter_table(Table::alter().table(t(table)).drop_column(t(column)).to_owned())
                 .await?;
         }

@@ -54,10 +54,7 @@ pub fn redact(url: &str) -> String {
 pub async fn sweep_expired(db: &DatabaseConnection, now: i64) -> Result<(), sea_orm::DbErr> {
     use entities::*;
     use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
-    session::Entity::delete_many()
-        .filter(session::Column::ExpiresAt.lte(now))
-        .exec(db)
-        .await?;
+    crate::sessions::sweep(db, now).await?;
     email_code::Entity::delete_many()
         .filter(email_code::Column::ExpiresAt.lte(now))
         .exec(db)

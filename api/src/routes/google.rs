@@ -285,7 +285,7 @@ impl GoogleApi {
             }
         }
         if let Some(member) = member {
-            if let Some(old) = sessions::request_session_hash(req) {
+            if let Some(old) = sessions::request_session_hash(req, state.secure_cookies()) {
                 sessions::delete(&state.db, &old).await?;
             }
             let token = sessions::create(
@@ -417,7 +417,7 @@ impl GoogleApi {
             .one(&state.db)
             .await?
             .ok_or_else(|| anyhow::anyhow!("member {member_id} vanished"))?;
-        if let Some(old) = sessions::request_session_hash(req) {
+        if let Some(old) = sessions::request_session_hash(req, state.secure_cookies()) {
             sessions::delete(&state.db, &old).await?;
         }
         let token = sessions::create(

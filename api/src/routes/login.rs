@@ -40,6 +40,13 @@ pub enum LoginResponse {
     Ok(Json<LoginStatus>, #[oai(header = "Set-Cookie")] String),
 }
 
+#[derive(ApiResponse)]
+pub enum LogoutAllResponse {
+    /// Every session of the member has ended, this one included, and its cookie is cleared.
+    #[oai(status = 200)]
+    Ok(Json<LoginStatus>, #[oai(header = "Set-Cookie")] String),
+}
+
 #[OpenApi]
 impl LoginApi {
     /// Login status, or logout with `?logout=true` (honoured for the site's own `fetch`: a
@@ -51,6 +58,13 @@ impl LoginApi {
         self.status_inner(req, logout.0.unwrap_or(false) && logout_requested_by_the_site(req))
             .await
             .map_err(|f| (f, lang).into())
+    }
+
+    /// Sign out everywhere: end every session of the signed-in member (401 without one).
+    #[oai(path = "/denglu/logout-all", method = "post")]
+    async fn logout_all(&self, req: &Request) -> Result<LogoutAllResponse, ApiError> {
+        let lang = Lang::of_request(req);
+        self.logout_all_inner(req).await.map_err(|f| (f, lang).into())
     }
 
     /// Log in with username and password.
@@ -74,9 +88,9 @@ fn logout_requested_by_the_site(req: &Request) -> bool {
 impl LoginApi {
     async fn status_inner(&self, req: &Request, logout: bool) -> Result<StatusResponse, Failure> {
         let state = &self.0;
-        let current = sessions::current(&state.db, state.settings.clock.as_ref(), req).await?;
+        let current = sessions::current(&state.db, state.settings.clock.as_ref(), req, state.secure_cookies()).await?;
         if logout {
-            if let Some(hash) = sessions::request_session_hash(req) {
+            if let Some(hash) = sessions::request_session_hash(req, state.secure_cookies()) {
                 sessions::delete(&state.db, &hash).await?;
             }
             return Ok(StatusResponse::Ok(
@@ -93,6 +107,27 @@ impl LoginApi {
                 username: current.map(|(_, m)| m.username),
             }),
             None,
+        ))
+    }
+
+    async fn logout_all_inner(&self, req: &Request) -> Result<LogoutAllResponse, Failure> {
+        let state = &self.0;
+        let secure = state.secure_cookies();
+        let Some((_, member)) = sessions::current(&state.db, state.settings.clock.as_ref(), req, secure).await? else {
+            return Err(Failure::Unauthorized("errors.unauthorized"));
+        };
+        sessions::delete_others(&state.db, member.id, None).await?;
+        tracing::info!(
+            event = "logout_everywhere",
+            member_id = member.id,
+            "every session ended"
+        );
+        Ok(LogoutAllResponse::Ok(
+            Json(LoginStatus {
+                logged_in: false,
+                username: None,
+            }),
+            sessions::clear_cookie(secure),
         ))
     }
 
@@ -131,7 +166,7 @@ impl LoginApi {
         state.limiter.refund(shared).await?;
         super::google::complete_pending_link(state, req, &member).await?;
         // A new id on every login: a session id planted before login is worth nothing after it.
-        if let Some(old) = sessions::request_session_hash(req) {
+        if let Some(old) = sessions::request_session_hash(req, state.secure_cookies()) {
             sessions::delete(&state.db, &old).await?;
         }
         let token = sessions::create(

@@ -244,7 +244,7 @@ impl ResetApi {
             .filter(email_code::Column::MemberId.eq(member.id))
             .exec(&txn)
             .await?;
-        let keep = sessions::current(&txn, state.settings.clock.as_ref(), req)
+        let keep = sessions::current(&txn, state.settings.clock.as_ref(), req, state.secure_cookies())
             .await?
             .filter(|(_, m)| m.id == member.id)
             .map(|(hash, _)| hash);

@@ -343,7 +343,7 @@ impl Reply {
     pub fn session_cookie(&self) -> Option<String> {
         let set = self.set_cookie()?;
         let pair = set.split(';').next()?.trim().to_string();
-        pair.starts_with("session=").then_some(pair)
+        (pair.starts_with("session=") || pair.starts_with("__Host-session=")).then_some(pair)
     }
 
     /// The text of the JSON field the client reads.
