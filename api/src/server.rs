@@ -14,7 +14,7 @@
 
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
-use hyper_util::rt::TokioIo;
+use hyper_util::rt::{TokioIo, TokioTimer};
 use poem::endpoint::BoxEndpoint;
 use poem::http::uri::Scheme;
 use poem::web::{LocalAddr, RemoteAddr};
@@ -25,6 +25,10 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::runtime::Handle;
+
+/// How long a client has to send a request's headers, and an idle keep-alive connection to
+/// start its next request: slow or silent clients (slowloris) cannot hold connections open.
+pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// A wait after a failed accept (out of file descriptors, say), so the loop does not spin.
 const ACCEPT_RETRY: Duration = Duration::from_millis(50);
@@ -81,6 +85,8 @@ async fn serve_connection(stream: TcpStream, peer: SocketAddr, local: LocalAddr,
         async move { Ok::<_, Infallible>(poem::http::Response::from(app.get_response(request).await)) }
     });
     let connection = http1::Builder::new()
+        .timer(TokioTimer::new())
+        .header_read_timeout(HEADER_READ_TIMEOUT)
         .keep_alive(true)
         .serve_connection(TokioIo::new(stream), service);
     if let Err(error) = connection.with_upgrades().await {

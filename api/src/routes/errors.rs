@@ -11,6 +11,8 @@ use std::sync::Arc;
 
 /// The most a request body may hold; the forms are far smaller.
 pub const BODY_LIMIT: usize = 16 * 1024;
+/// How long a client has to send a body that small: a trickling body does not hold a request open.
+pub const BODY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
 
 #[derive(Object, Debug, Clone)]
 pub struct MessageBody {
@@ -145,6 +147,7 @@ fn generic_key(status: StatusCode) -> &'static str {
     match status {
         StatusCode::UNSUPPORTED_MEDIA_TYPE => "errors.unsupportedMediaType",
         StatusCode::PAYLOAD_TOO_LARGE => "errors.payloadTooLarge",
+        StatusCode::REQUEST_TIMEOUT => "errors.requestTimeout",
         StatusCode::NOT_FOUND => "errors.notFound",
         StatusCode::METHOD_NOT_ALLOWED => "errors.methodNotAllowed",
         StatusCode::UNAUTHORIZED => "errors.unauthorized",
@@ -192,12 +195,14 @@ pub fn guard<E: Endpoint + 'static>(api: E, public_origin: String) -> impl Endpo
                     if declared.is_some_and(|len| len > BODY_LIMIT) {
                         break 'answer fail(StatusCode::PAYLOAD_TOO_LARGE);
                     }
-                    match req.take_body().into_bytes_limit(BODY_LIMIT).await {
-                        Ok(bytes) => req.set_body(bytes),
-                        Err(poem::error::ReadBodyError::PayloadTooLarge) => {
+                    let body = req.take_body().into_bytes_limit(BODY_LIMIT);
+                    match tokio::time::timeout(BODY_TIMEOUT, body).await {
+                        Ok(Ok(bytes)) => req.set_body(bytes),
+                        Ok(Err(poem::error::ReadBodyError::PayloadTooLarge)) => {
                             break 'answer fail(StatusCode::PAYLOAD_TOO_LARGE)
                         }
-                        Err(_) => break 'answer fail(StatusCode::BAD_REQUEST),
+                        Ok(Err(_)) => break 'answer fail(StatusCode::BAD_REQUEST),
+                        Err(_) => break 'answer fail(StatusCode::REQUEST_TIMEOUT),
                     }
                 }
                 match ep.call(req).await {
