@@ -427,7 +427,13 @@ impl GoogleApi {
             member.id,
         )
         .await?;
-        tracing::info!(username = member.username.as_str(), "member joined with Google");
+        tracing::info!(
+            event = "member_joined_with_google",
+            member_id = member.id,
+            username = member.username.as_str(),
+            client = client_key(state, req).as_str(),
+            "member joined with Google and an invitation"
+        );
         Ok(VerifyInviteResponse::Ok(
             Json(LoginStatus {
                 logged_in: true,

@@ -135,8 +135,20 @@ impl LoginApi {
         let state = &self.0;
         // The attempt is counted before the password is checked, so simultaneous guesses cannot
         // all slip in under the limit; a success gives it back.
-        let checks = rate_limit::login_checks(&body.username, &client_key(state, req));
-        state.limiter.hit_all(&checks).await??;
+        let client = client_key(state, req);
+        // Logged as typed, at most 64 characters; never the password.
+        let typed: String = body.username.chars().take(64).collect();
+        let checks = rate_limit::login_checks(&body.username, &client);
+        if let Err(wait) = state.limiter.hit_all(&checks).await? {
+            tracing::warn!(
+                event = "login_limited",
+                username = typed.as_str(),
+                client = client.as_str(),
+                retry_after = wait.0,
+                "login refused by a limit"
+            );
+            return Err(wait.into());
+        }
         let member = if body.username.len() <= 64 {
             members::by_username(&state.db, body.username.trim()).await?
         } else {
@@ -159,8 +171,23 @@ impl LoginApi {
         };
         let member = match (valid, member) {
             (true, Some(member)) => member,
-            _ => return Err(Failure::Unauthorized("errors.loginFailed")),
+            _ => {
+                tracing::info!(
+                    event = "login_failed",
+                    username = typed.as_str(),
+                    client = client.as_str(),
+                    "login failed"
+                );
+                return Err(Failure::Unauthorized("errors.loginFailed"));
+            }
         };
+        tracing::info!(
+            event = "login_succeeded",
+            member_id = member.id,
+            username = member.username.as_str(),
+            client = client.as_str(),
+            "logged in"
+        );
         let [own, shared @ ..] = &checks;
         state.limiter.reset(&own.0).await?;
         state.limiter.refund(shared).await?;

@@ -188,7 +188,12 @@ impl RegisterApi {
                 return Err(err.into());
             }
         }
-        tracing::info!(username = username.as_str(), "member registered");
+        tracing::info!(
+            event = "member_registered",
+            username = username.as_str(),
+            client = client_key(state, req).as_str(),
+            "member registered with an invitation"
+        );
         Ok(RegisterResponse::Ok(Json(MessageBody {
             message: t(lang, "messages.registered"),
         })))

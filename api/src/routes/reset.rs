@@ -250,6 +250,12 @@ impl ResetApi {
             .map(|(hash, _)| hash);
         sessions::delete_others(&txn, member.id, keep.as_deref()).await?;
         txn.commit().await?;
+        tracing::info!(
+            event = "password_reset",
+            member_id = member.id,
+            client = client_key(&state, req).as_str(),
+            "password reset; other sessions, codes and Google links removed"
+        );
 
         if let Some(to) = member.email.clone() {
             let state = state.clone();

@@ -38,6 +38,7 @@ impl ServeProcess {
         let dir = tempfile::tempdir().unwrap();
         write_dist(&dir.path().join("dist"));
         let port = free_port();
+        let log = std::fs::File::create(dir.path().join("server.log")).unwrap();
         let child = Command::new(env!("CARGO_BIN_EXE_api"))
             .arg("serve")
             .env("PORT", port.to_string())
@@ -47,7 +48,7 @@ impl ServeProcess {
             .env("RUST_LOG", "warn")
             .envs(env.iter().copied())
             .stdout(Stdio::null())
-            .stderr(Stdio::inherit())
+            .stderr(log)
             .spawn()
             .expect("start api serve");
         let addr: std::net::SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
@@ -58,7 +59,24 @@ impl ServeProcess {
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
-        panic!("api serve never listened on {addr}");
+        panic!("api serve never listened on {addr}:\n{}", process.log());
+    }
+
+    /// What the server has logged so far (its standard error).
+    pub fn log(&self) -> String {
+        std::fs::read_to_string(self.dir.path().join("server.log")).unwrap_or_default()
+    }
+
+    /// Waits until the log has a line containing `text`.
+    pub async fn wait_for_log(&self, text: &str) -> String {
+        for _ in 0..600 {
+            let log = self.log();
+            if log.contains(text) {
+                return log;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        panic!("no {text:?} in the log:\n{}", self.log());
     }
 
     pub fn base(&self) -> String {
