@@ -18,7 +18,7 @@ async fn main() -> anyhow::Result<()> {
     // The limits would stop a benchmark that logs in thousands of times from one address.
     settings.rate_limit_scale = 1e9;
     let state = api::startup::build_state(settings).await?;
-    let hash = api::secrets::hash_password(PASSWORD.into()).await?;
+    let hash = api::passwords::hash(PASSWORD.into(), api::passwords::HASH_WAIT).await?;
     let username = api::domain::Username::parse(USERNAME).map_err(anyhow::Error::msg)?;
     api::members::insert(&state.db, 0, &username, None, Some(hash), None).await?;
 

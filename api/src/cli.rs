@@ -141,6 +141,9 @@ pub struct ServeArgs {
     /// Google's OpenID Connect userinfo endpoint.
     #[arg(long, env = "GOOGLE_USERINFO_URL", default_value = settings::GOOGLE_USERINFO_URL)]
     pub google_userinfo_url: String,
+    /// Comma-separated ranges of reverse proxies (10.0.0.0/8,::1) whose X-Forwarded-For names the client [default: none: the TCP peer is the client]
+    #[arg(long, env = "TRUSTED_PROXIES")]
+    pub trusted_proxies: Option<String>,
     /// Multiplies every rate limit's allowance (e.g. 1000 for load tests).
     #[arg(long, env = "RATE_LIMIT_SCALE", default_value_t = 1.0)]
     pub rate_limit_scale: f64,
@@ -184,7 +187,9 @@ impl ServeArgs {
                 .or_else(|| settings::feed_url_from_site_config(&self.site_config)),
             feed_cache_seconds: self.feed_cache_seconds,
             google,
+            trusted_proxies: crate::client_ip::parse_trusted_proxies(self.trusted_proxies.as_deref().unwrap_or(""))?,
             rate_limit_scale: self.rate_limit_scale,
+            hash_wait: crate::passwords::HASH_WAIT,
             clock: Arc::new(SystemClock),
             entropy: Arc::new(OsEntropy),
         })

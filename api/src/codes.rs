@@ -1,10 +1,10 @@
-//! Six-digit email codes: stored hashed, 10 minutes, 5 wrong tries, single use, newest wins.
+//! Six-digit email codes: stored hashed, 10 minutes, 5 tries, single use, newest wins.
 
 use crate::clock::{Clock, Entropy};
 use crate::db::entities::email_code;
 use crate::mail::CODE_MINUTES;
 use crate::secrets::{digest, random_code};
-use sea_orm::sea_query::Expr;
+use sea_orm::sea_query::{Expr, OnConflict};
 use sea_orm::{ColumnTrait, ConnectionTrait, DbErr, EntityTrait, QueryFilter, Set};
 
 pub const MAX_TRIES: i32 = 5;
@@ -25,11 +25,7 @@ pub async fn issue(
 ) -> Result<String, DbErr> {
     let code = random_code(entropy);
     let now = clock.now();
-    email_code::Entity::delete_many()
-        .filter(email_code::Column::Purpose.eq(purpose))
-        .filter(email_code::Column::EmailKey.eq(email_key))
-        .exec(db)
-        .await?;
+    // One statement, so two requests for one address cannot both delete and then both insert.
     email_code::Entity::insert(email_code::ActiveModel {
         purpose: Set(purpose.to_string()),
         email_key: Set(email_key.to_string()),
@@ -40,13 +36,25 @@ pub async fn issue(
         expires_at: Set(now + CODE_MINUTES * 60),
         ..Default::default()
     })
-    .exec(db)
+    .on_conflict(
+        OnConflict::columns([email_code::Column::Purpose, email_code::Column::EmailKey])
+            .update_columns([
+                email_code::Column::MemberId,
+                email_code::Column::CodeHash,
+                email_code::Column::Tries,
+                email_code::Column::CreatedAt,
+                email_code::Column::ExpiresAt,
+            ])
+            .to_owned(),
+    )
+    .exec_without_returning(db)
     .await?;
     Ok(code)
 }
 
 /// The live code for (purpose, address) when `code` matches it and `belongs` accepts it.
-/// A wrong try is counted; the fifth kills the code. Nothing is consumed here.
+/// Every comparison first spends one of the code's tries in a conditional update, so however
+/// many guesses arrive at once, at most `MAX_TRIES` are ever compared. Nothing is consumed here.
 pub async fn check(
     db: &impl ConnectionTrait,
     now: i64,
@@ -67,19 +75,18 @@ pub async fn check(
         email_code::Entity::delete_by_id(found.id).exec(db).await?;
         return Ok(None);
     }
-    if found.code_hash == code_hash(purpose, email_key, code) && belongs(&found) {
-        return Ok(Some(found));
+    let spent = email_code::Entity::update_many()
+        .col_expr(email_code::Column::Tries, Expr::col(email_code::Column::Tries).add(1))
+        .filter(email_code::Column::Id.eq(found.id))
+        .filter(email_code::Column::CodeHash.eq(found.code_hash.clone()))
+        .filter(email_code::Column::Tries.lt(MAX_TRIES))
+        .exec(db)
+        .await?;
+    if spent.rows_affected != 1 {
+        return Ok(None);
     }
-    if found.tries + 1 >= MAX_TRIES {
-        email_code::Entity::delete_by_id(found.id).exec(db).await?;
-    } else {
-        email_code::Entity::update_many()
-            .col_expr(email_code::Column::Tries, Expr::col(email_code::Column::Tries).add(1))
-            .filter(email_code::Column::Id.eq(found.id))
-            .exec(db)
-            .await?;
-    }
-    Ok(None)
+    let matched = found.code_hash == code_hash(purpose, email_key, code) && belongs(&found);
+    Ok(matched.then_some(found))
 }
 
 /// Uses up a code; false when someone else used it first.

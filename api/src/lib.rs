@@ -1,6 +1,7 @@
 //! The membership API and the server of the prerendered site.
 
 pub mod cli;
+pub mod client_ip;
 pub mod clock;
 pub mod codes;
 pub mod db;
@@ -10,6 +11,7 @@ pub mod invites;
 pub mod logging;
 pub mod mail;
 pub mod members;
+pub mod passwords;
 pub mod rate_limit;
 pub mod routes;
 pub mod secrets;

@@ -1,10 +1,15 @@
 //! Rate limits kept in the database, so every API instance sees the same counts.
+//!
+//! Each (key, window) has one counter row; a window starts at its first event and ends `window`
+//! seconds later. An event is counted by a conditional `UPDATE` (only while the count is under
+//! the allowance, or the window is over), so the database decides: a crowd of simultaneous
+//! requests gets exactly the allowance through, never more. Actions are counted before they
+//! are attempted (a password check, a mail) and given back when they turn out not to count.
 
 use crate::clock::Clock;
-use crate::db::entities::rate_event;
-use sea_orm::{
-    ColumnTrait, DatabaseConnection, DbErr, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect, Set,
-};
+use crate::db::entities::rate_limit;
+use sea_orm::sea_query::{Condition, Expr, OnConflict};
+use sea_orm::{ColumnTrait, DatabaseConnection, DbErr, EntityTrait, QueryFilter, Set, TransactionTrait};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 
@@ -19,15 +24,52 @@ pub const fn limit(count: u32, window: i64) -> Limit {
     Limit { count, window }
 }
 
-/// Emails to one address: one a minute, five an hour.
-pub const MAIL_PER_ADDRESS: &[Limit] = &[limit(1, 60), limit(5, 3600)];
+/// Emails to one address asked for by one client: one a minute, five an hour.
+pub const MAIL_PER_ADDRESS_AND_CLIENT: &[Limit] = &[limit(1, 60), limit(5, 3600)];
+/// Emails to one address from every client together: what a crowd can send one inbox. Larger
+/// than one client's share, so one client cannot spend a member's quota of reset mail.
+pub const MAIL_PER_ADDRESS: &[Limit] = &[limit(20, 3600)];
 /// Emails asked for by one client address.
 pub const MAIL_PER_CLIENT: &[Limit] = &[limit(20, 3600)];
-/// Failed logins per username and per client address.
-pub const LOGIN_FAILURES_PER_USER: &[Limit] = &[limit(10, 900)];
+/// Failed logins for one username from one client: the limit a guesser meets.
+pub const LOGIN_FAILURES_PER_ACCOUNT_AND_CLIENT: &[Limit] = &[limit(10, 900)];
+/// Failed logins for one username from every client together, for guessers with many addresses
+/// (ASVS 2.2.1: no more than 100 an hour). Ten times one client's share, so locking a member out
+/// takes a crowd of addresses rather than one.
+pub const LOGIN_FAILURES_PER_ACCOUNT: &[Limit] = &[limit(100, 3600)];
+/// Failed logins from one client address, whatever the username.
 pub const LOGIN_FAILURES_PER_CLIENT: &[Limit] = &[limit(30, 900)];
 /// Attempts at codes and invitations per client address.
 pub const CODE_ATTEMPTS_PER_CLIENT: &[Limit] = &[limit(30, 900)];
+
+/// A key and the limits counted under it.
+pub type Check = (String, &'static [Limit]);
+
+/// The counters a mail to `email_key` asked for by `client` is counted in.
+pub fn mail_checks(email_key: &str, client: &str) -> [Check; 3] {
+    [
+        (
+            format!("mail:address-client:{email_key}|{client}"),
+            MAIL_PER_ADDRESS_AND_CLIENT,
+        ),
+        (format!("mail:address:{email_key}"), MAIL_PER_ADDRESS),
+        (format!("mail:client:{client}"), MAIL_PER_CLIENT),
+    ]
+}
+
+/// The counters a login as `username` from `client` is counted in; the first is the pair's own.
+pub fn login_checks(username: &str, client: &str) -> [Check; 3] {
+    // Typed usernames can be any length; real ones are at most 32 characters.
+    let account: String = username.trim().to_lowercase().chars().take(64).collect();
+    [
+        (
+            format!("login:account-client:{account}|{client}"),
+            LOGIN_FAILURES_PER_ACCOUNT_AND_CLIENT,
+        ),
+        (format!("login:account:{account}"), LOGIN_FAILURES_PER_ACCOUNT),
+        (format!("login:client:{client}"), LOGIN_FAILURES_PER_CLIENT),
+    ]
+}
 
 pub struct RateLimiter {
     db: DatabaseConnection,
@@ -50,89 +92,114 @@ impl RateLimiter {
         }
     }
 
-    fn allowance(&self, limit: &Limit) -> u64 {
-        ((limit.count as f64) * self.scale).round().max(1.0) as u64
+    fn allowance(&self, limit: &Limit) -> i32 {
+        ((limit.count as f64) * self.scale).round().clamp(1.0, i32::MAX as f64) as i32
     }
 
-    /// Err when `key` has used up any of `limits`.
-    pub async fn check(&self, key: &str, limits: &[Limit]) -> Result<Result<(), RetryAfter>, DbErr> {
+    /// Counts one event under `key`, unless it has used up one of `limits`.
+    pub async fn hit(&self, key: &str, limits: &'static [Limit]) -> Result<Result<(), RetryAfter>, DbErr> {
+        self.hit_all(&[(key.to_string(), limits)]).await
+    }
+
+    /// Counts one event under every key, or under none when any of them has used up a limit.
+    pub async fn hit_all(&self, checks: &[Check]) -> Result<Result<(), RetryAfter>, DbErr> {
         let now = self.clock.now();
-        for limit in limits {
-            let since = now - limit.window;
-            let allowance = self.allowance(limit);
-            let used = rate_event::Entity::find()
-                .filter(rate_event::Column::Key.eq(key))
-                .filter(rate_event::Column::At.gt(since))
-                .count(&self.db)
-                .await?;
-            if used >= allowance {
-                // The window frees a slot when its oldest counted event ages out.
-                let oldest_counted = rate_event::Entity::find()
-                    .filter(rate_event::Column::Key.eq(key))
-                    .filter(rate_event::Column::At.gt(since))
-                    .order_by_desc(rate_event::Column::At)
-                    .offset(allowance - 1)
-                    .one(&self.db)
+        let mut counters: Vec<(&str, Limit)> = checks
+            .iter()
+            .flat_map(|(key, limits)| limits.iter().map(move |l| (key.as_str(), *l)))
+            .collect();
+        // Always the same order: two requests never wait for each other's rows in a cycle
+        // (PostgreSQL would abort one of them as a deadlock).
+        counters.sort_by(|a, b| (a.0, a.1.window).cmp(&(b.0, b.1.window)));
+        // The first statement writes, so SQLite takes its write lock at once.
+        let txn = self.db.begin().await?;
+        for (key, limit) in counters {
+            rate_limit::Entity::insert(rate_limit::ActiveModel {
+                key: Set(key.to_string()),
+                window_seconds: Set(limit.window),
+                started_at: Set(now),
+                hits: Set(0),
+            })
+            .on_conflict(
+                OnConflict::columns([rate_limit::Column::Key, rate_limit::Column::WindowSeconds])
+                    .do_nothing()
+                    .to_owned(),
+            )
+            .exec_without_returning(&txn)
+            .await?;
+            let window_over = Expr::col(rate_limit::Column::StartedAt).lte(now - limit.window);
+            let counted = rate_limit::Entity::update_many()
+                .col_expr(
+                    rate_limit::Column::Hits,
+                    Expr::case(window_over.clone(), 1)
+                        .finally(Expr::col(rate_limit::Column::Hits).add(1))
+                        .into(),
+                )
+                .col_expr(
+                    rate_limit::Column::StartedAt,
+                    Expr::case(window_over.clone(), now)
+                        .finally(Expr::col(rate_limit::Column::StartedAt))
+                        .into(),
+                )
+                .filter(rate_limit::Column::Key.eq(key))
+                .filter(rate_limit::Column::WindowSeconds.eq(limit.window))
+                .filter(
+                    Condition::any()
+                        .add(window_over)
+                        .add(Expr::col(rate_limit::Column::Hits).lt(self.allowance(&limit))),
+                )
+                .exec(&txn)
+                .await?
+                .rows_affected
+                == 1;
+            if !counted {
+                let started = rate_limit::Entity::find_by_id((key.to_string(), limit.window))
+                    .one(&txn)
                     .await?
-                    .map(|e| e.at)
-                    .unwrap_or(now);
-                let wait = (oldest_counted + limit.window - now).max(1) as u64;
-                return Ok(Err(RetryAfter(wait)));
+                    .map_or(now, |row| row.started_at);
+                txn.rollback().await?;
+                return Ok(Err(RetryAfter((started + limit.window - now).max(1) as u64)));
             }
+        }
+        txn.commit().await?;
+        // Finished windows only take space; sweep now and then rather than on every write.
+        if self.writes.fetch_add(1, Ordering::Relaxed).is_multiple_of(200) {
+            sweep(&self.db, now).await?;
         }
         Ok(Ok(()))
     }
 
-    /// Counts one event for `key`.
-    pub async fn record(&self, key: &str) -> Result<(), DbErr> {
-        let now = self.clock.now();
-        rate_event::Entity::insert(rate_event::ActiveModel {
-            key: Set(key.to_string()),
-            at: Set(now),
-            ..Default::default()
-        })
-        .exec(&self.db)
-        .await?;
-        // Old events only take space; sweep now and then rather than on every write.
-        if self.writes.fetch_add(1, Ordering::Relaxed).is_multiple_of(200) {
-            rate_event::Entity::delete_many()
-                .filter(rate_event::Column::At.lt(now - 86_400))
-                .exec(&self.db)
-                .await?;
+    /// Gives back the events `hit_all` counted (a login that succeeded, a hash never made).
+    pub async fn refund(&self, checks: &[Check]) -> Result<(), DbErr> {
+        for (key, limits) in checks {
+            for limit in limits.iter() {
+                rate_limit::Entity::update_many()
+                    .col_expr(rate_limit::Column::Hits, Expr::col(rate_limit::Column::Hits).sub(1))
+                    .filter(rate_limit::Column::Key.eq(key.as_str()))
+                    .filter(rate_limit::Column::WindowSeconds.eq(limit.window))
+                    .filter(rate_limit::Column::Hits.gt(0))
+                    .exec(&self.db)
+                    .await?;
+            }
         }
         Ok(())
     }
 
-    /// Checks and, when allowed, counts: for actions limited on every attempt.
-    pub async fn hit(&self, key: &str, limits: &[Limit]) -> Result<Result<(), RetryAfter>, DbErr> {
-        let verdict = self.check(key, limits).await?;
-        if verdict.is_ok() {
-            self.record(key).await?;
-        }
-        Ok(verdict)
-    }
-
-    /// Forgets a key's events (a successful login clears its failures).
+    /// Forgets a key's events (a successful login clears that client's failures).
     pub async fn reset(&self, key: &str) -> Result<(), DbErr> {
-        rate_event::Entity::delete_many()
-            .filter(rate_event::Column::Key.eq(key))
+        rate_limit::Entity::delete_many()
+            .filter(rate_limit::Column::Key.eq(key))
             .exec(&self.db)
             .await?;
         Ok(())
     }
 }
 
-impl RateLimiter {
-    /// Checks every (key, limits) pair and counts an event for each only when all allow it.
-    pub async fn hit_all(&self, checks: &[(&str, &[Limit])]) -> Result<Result<(), RetryAfter>, DbErr> {
-        for (key, limits) in checks {
-            if let Err(wait) = self.check(key, limits).await? {
-                return Ok(Err(wait));
-            }
-        }
-        for (key, _) in checks {
-            self.record(key).await?;
-        }
-        Ok(Ok(()))
-    }
+/// Deletes counters whose windows ended long ago (the longest window is an hour).
+pub async fn sweep(db: &DatabaseConnection, now: i64) -> Result<(), DbErr> {
+    rate_limit::Entity::delete_many()
+        .filter(rate_limit::Column::StartedAt.lt(now - 86_400))
+        .exec(db)
+        .await?;
+    Ok(())
 }

@@ -18,7 +18,7 @@
 
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
-use hyper_util::rt::TokioIo;
+use hyper_util::rt::{TokioIo, TokioTimer};
 use poem::endpoint::BoxEndpoint;
 use poem::http::uri::Scheme;
 use poem::web::{LocalAddr, RemoteAddr};
@@ -31,6 +31,10 @@ use std::time::Duration;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::runtime::Handle;
 use tokio::sync::watch;
+
+/// How long a client has to send a request's headers, and an idle keep-alive connection to
+/// start its next request: slow or silent clients (slowloris) cannot hold connections open.
+pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// A wait after a failed accept (out of file descriptors, say), so the loop does not spin.
 const ACCEPT_RETRY: Duration = Duration::from_millis(50);
@@ -143,6 +147,8 @@ async fn serve_connection(
         async move { Ok::<_, Infallible>(poem::http::Response::from(app.get_response(request).await)) }
     });
     let connection = http1::Builder::new()
+        .timer(TokioTimer::new())
+        .header_read_timeout(HEADER_READ_TIMEOUT)
         .keep_alive(true)
         .serve_connection(TokioIo::new(stream), service);
     let connection = connection.with_upgrades();

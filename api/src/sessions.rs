@@ -5,10 +5,27 @@ use crate::db::entities::{member, session};
 use crate::i18n::cookie;
 use crate::secrets::{digest, random_token};
 use poem::Request;
+use sea_orm::sea_query::{Condition, Expr};
 use sea_orm::{ColumnTrait, ConnectionTrait, DbErr, EntityTrait, QueryFilter, Set};
 
 pub const COOKIE_NAME: &str = "session";
+/// The name over https: browsers accept a `__Host-` cookie only from this host, Secure, with
+/// Path=/, so a neighbouring subdomain cannot plant a session of its choosing.
+pub const SECURE_COOKIE_NAME: &str = "__Host-session";
+/// A session ends 30 days after login at the latest...
 pub const SESSION_SECONDS: i64 = 30 * 24 * 3600;
+/// ...and after 7 days without use.
+pub const IDLE_SECONDS: i64 = 7 * 24 * 3600;
+/// Use is written down at most this often, so reading the login status stays a read.
+const TOUCH_SECONDS: i64 = 3600;
+
+pub fn cookie_name(secure: bool) -> &'static str {
+    if secure {
+        SECURE_COOKIE_NAME
+    } else {
+        COOKIE_NAME
+    }
+}
 
 /// Starts a session and returns the cookie value.
 pub async fn create(
@@ -24,6 +41,7 @@ pub async fn create(
         member_id: Set(member_id),
         created_at: Set(now),
         expires_at: Set(now + SESSION_SECONDS),
+        last_seen_at: Set(Some(now)),
     })
     .exec(db)
     .await?;
@@ -31,8 +49,10 @@ pub async fn create(
 }
 
 /// The hash of the session id the request carries, if any.
-pub fn request_session_hash(req: &Request) -> Option<String> {
-    cookie(req, COOKIE_NAME).filter(|v| !v.is_empty()).map(|v| digest(&v))
+pub fn request_session_hash(req: &Request, secure: bool) -> Option<String> {
+    cookie(req, cookie_name(secure))
+        .filter(|v| !v.is_empty())
+        .map(|v| digest(&v))
 }
 
 /// The member signed in by the request's cookie, with the session's hash.
@@ -40,16 +60,26 @@ pub async fn current(
     db: &impl ConnectionTrait,
     clock: &dyn Clock,
     req: &Request,
+    secure: bool,
 ) -> Result<Option<(String, member::Model)>, DbErr> {
-    let Some(hash) = request_session_hash(req) else {
+    let Some(hash) = request_session_hash(req, secure) else {
         return Ok(None);
     };
     let Some(found) = session::Entity::find_by_id(hash.clone()).one(db).await? else {
         return Ok(None);
     };
-    if found.expires_at <= clock.now() {
+    let now = clock.now();
+    let last_seen = found.last_seen_at.unwrap_or(found.created_at);
+    if found.expires_at <= now || last_seen <= now - IDLE_SECONDS {
         session::Entity::delete_by_id(hash).exec(db).await?;
         return Ok(None);
+    }
+    if last_seen <= now - TOUCH_SECONDS {
+        session::Entity::update_many()
+            .col_expr(session::Column::LastSeenAt, Expr::value(now))
+            .filter(session::Column::TokenHash.eq(hash.clone()))
+            .exec(db)
+            .await?;
     }
     Ok(member::Entity::find_by_id(found.member_id)
         .one(db)
@@ -74,14 +104,34 @@ pub async fn delete_others(db: &impl ConnectionTrait, member_id: i32, keep: Opti
 
 pub fn set_cookie(token: &str, secure: bool) -> String {
     format!(
-        "{COOKIE_NAME}={token}; Path=/; Max-Age={SESSION_SECONDS}; HttpOnly; SameSite=Lax{}",
+        "{}={token}; Path=/; Max-Age={SESSION_SECONDS}; HttpOnly; SameSite=Lax{}",
+        cookie_name(secure),
         if secure { "; Secure" } else { "" }
     )
 }
 
 pub fn clear_cookie(secure: bool) -> String {
     format!(
-        "{COOKIE_NAME}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax{}",
+        "{}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax{}",
+        cookie_name(secure),
         if secure { "; Secure" } else { "" }
     )
+}
+
+/// Sessions that ended: past their 30 days, or unused for 7.
+pub async fn sweep(db: &impl ConnectionTrait, now: i64) -> Result<(), DbErr> {
+    session::Entity::delete_many()
+        .filter(
+            Condition::any()
+                .add(session::Column::ExpiresAt.lte(now))
+                .add(session::Column::LastSeenAt.lte(now - IDLE_SECONDS))
+                .add(
+                    Condition::all()
+                        .add(session::Column::LastSeenAt.is_null())
+                        .add(session::Column::CreatedAt.lte(now - IDLE_SECONDS)),
+                ),
+        )
+        .exec(db)
+        .await?;
+    Ok(())
 }

@@ -33,8 +33,12 @@ pub struct Settings {
     pub blog_feed_url: Option<String>,
     pub feed_cache_seconds: u64,
     pub google: Option<GoogleSettings>,
+    /// Reverse proxies whose `X-Forwarded-For` names the client (TRUSTED_PROXIES).
+    pub trusted_proxies: Vec<ipnet::IpNet>,
     /// Multiplies every rate limit's allowance (tests and schemathesis raise it).
     pub rate_limit_scale: f64,
+    /// How long a request waits for a turn at argon2 before it gets 503 (tests raise it).
+    pub hash_wait: std::time::Duration,
     pub clock: Arc<dyn Clock>,
     pub entropy: Arc<dyn Entropy>,
 }
@@ -53,7 +57,9 @@ impl Settings {
             blog_feed_url: None,
             feed_cache_seconds: 600,
             google: None,
+            trusted_proxies: Vec::new(),
             rate_limit_scale: 1.0,
+            hash_wait: crate::passwords::HASH_WAIT,
             clock: Arc::new(SystemClock),
             entropy: Arc::new(OsEntropy),
         }

@@ -56,7 +56,15 @@ pub fn build_app_with_state(state: Arc<AppState>) -> anyhow::Result<BoxEndpoint<
         dist_dir: state.settings.dist_dir.clone(),
         dev: state.settings.dev,
     };
-    site_endpoint(options, api_endpoint(state).map_to_response().boxed())
+    let secure = state.secure_cookies();
+    let site = site_endpoint(options, api_endpoint(state).map_to_response().boxed())?;
+    if !secure {
+        return Ok(site);
+    }
+    // Served over https (PUBLIC_URL): browsers should never try plain http again for a year.
+    Ok(site
+        .with(poem::middleware::SetHeader::new().overriding("strict-transport-security", "max-age=31536000"))
+        .boxed())
 }
 
 /// Clears expired records once an hour, for as long as the server runs.

@@ -1,5 +1,6 @@
 //! What every handler shares.
 
+use crate::client_ip;
 use crate::mail::Mailer;
 use crate::rate_limit::RateLimiter;
 use crate::routes::feed::FeedCache;
@@ -26,10 +27,12 @@ impl AppState {
     }
 }
 
-/// The client's address, the key of per-client limits.
-pub fn client_key(req: &Request) -> String {
+/// The key of per-client limits: the client's address (see `client_ip`), or "unknown" when the
+/// request came over no TCP connection (in-process tests).
+pub fn client_key(state: &AppState, req: &Request) -> String {
     req.remote_addr()
         .as_socket_addr()
-        .map(|a| a.ip().to_string())
+        .map(|peer| client_ip::client_address(peer.ip(), req.headers(), &state.settings.trusted_proxies))
+        .map(client_ip::client_key)
         .unwrap_or_else(|| "unknown".into())
 }

@@ -200,12 +200,14 @@ on_both_databases! {
             [
                 "GET /auth/google",
                 "GET /auth/google/callback",
+                "GET /auth/google/pending",
                 "GET /denglu",
                 "GET /feed",
                 "GET /health",
                 "GET /health/live",
                 "POST /auth/verify-invite",
                 "POST /denglu",
+                "POST /denglu/logout-all",
                 "POST /register",
                 "POST /reset-password",
                 "POST /send-email",
@@ -270,4 +272,38 @@ async fn the_whole_app_serves_the_api_under_api() {
     let csps: Vec<_> = docs.headers.get_all("content-security-policy").iter().collect();
     assert_eq!(csps.len(), 1, "the docs page keeps its own CSP only");
     assert!(csps[0].to_str().unwrap().contains("'sha256-"));
+}
+
+/// Over https (PUBLIC_URL) every answer asks browsers to keep to https; over http none does.
+#[tokio::test]
+async fn https_sites_send_strict_transport_security() {
+    let dir = tempfile::tempdir().unwrap();
+    let dist = dir.path().join("dist");
+    std::fs::create_dir_all(&dist).unwrap();
+    std::fs::write(
+        dist.join("_site.json"),
+        r#"{"languages":[{"code":"en","tag":"en"}],"default_language":"en","script_hashes":[],"dev":false}"#,
+    )
+    .unwrap();
+    for (public_url, hsts) in [
+        ("https://site.example", Some("max-age=31536000")),
+        ("http://127.0.0.1:8080", None),
+    ] {
+        let mut settings = api::settings::Settings::for_data_dir(&dir.path().join("data"), &dist, 8080);
+        settings.public_url = url::Url::parse(public_url).unwrap();
+        let client = poem::test::TestClient::new(api::startup::build_app(settings).await.unwrap());
+        for path in ["/api/denglu", "/no-such-page"] {
+            let reply = Reply::read(client.get(path).send().await.0).await;
+            assert_eq!(
+                reply.header("strict-transport-security").as_deref(),
+                hsts,
+                "{public_url}{path}"
+            );
+            assert_eq!(
+                reply.header("cross-origin-opener-policy").as_deref(),
+                Some("same-origin")
+            );
+            assert!(reply.header("permissions-policy").is_some());
+        }
+    }
 }

@@ -4,6 +4,7 @@ mod common;
 use common::{Backend, TestApp};
 use poem::http::StatusCode;
 use serde_json::json;
+use std::process::Command;
 
 fn api_cli(app: &TestApp, args: &[&str]) -> (bool, String, String) {
     common::run_api(|api| {
@@ -87,6 +88,7 @@ fn serve_help_lists_every_environment_variable() {
         "GOOGLE_TOKEN_URL",
         "GOOGLE_USERINFO_URL",
         "RATE_LIMIT_SCALE",
+        "TRUSTED_PROXIES",
     ] {
         assert!(
             help.contains(&format!("env: {var}")),
@@ -112,5 +114,49 @@ fn the_example_environment_file_names_every_setting() {
     assert!(read.len() >= 15, "{help}");
     for var in read {
         assert!(named.contains(&var), "{var} is missing from deploy/api.env.example");
+    }
+}
+
+#[test]
+fn a_bad_trusted_proxy_range_stops_the_server_with_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_api"))
+        .args(["serve", "--port", "0", "--trusted-proxies", "10.0.0.0/8,10.0.0.0/33"])
+        .env("DATA_DIR", dir.path())
+        .env("DIST_DIR", dir.path())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("TRUSTED_PROXIES") && err.contains("10.0.0.0/33"), "{err}");
+}
+
+#[test]
+fn smtp_credentials_without_tls_stop_the_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let serve = |smtp_url: &str| {
+        Command::new(env!("CARGO_BIN_EXE_api"))
+            .args(["serve", "--port", "0"])
+            .env("DATA_DIR", dir.path())
+            .env("DIST_DIR", dir.path().join("no-dist"))
+            .env("SMTP_URL", smtp_url)
+            .output()
+            .unwrap()
+    };
+    let out = serve("smtp://mailer:hunter2@127.0.0.1:2525");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("SMTP_URL") && err.contains("tls=required"), "{err}");
+    assert!(!err.contains("hunter2"), "the password is never printed: {err}");
+    // With TLS the mail settings pass, and the server goes on to complain about the missing dist/.
+    for ok in [
+        "smtps://mailer:hunter2@127.0.0.1:2525",
+        "smtp://mailer:hunter2@127.0.0.1:2525?tls=required",
+    ] {
+        let err = String::from_utf8_lossy(&serve(ok).stderr).into_owned();
+        assert!(
+            !err.contains("no TLS") && err.contains("dist/ is not built"),
+            "{ok}: {err}"
+        );
     }
 }

@@ -89,6 +89,30 @@ async fn setup(backend: Backend, body: &'static str) -> (TestApp, Shared) {
 }
 
 on_both_databases! {
+    async fn urls_relative_to_this_site_are_dropped(backend: Backend) {
+        // An image of this site's own logout URL on the blog list would log the visitor out.
+        let feed = r#"<?xml version="1.0"?>
+<rss version="2.0" xmlns:media="http://search.yahoo.com/mrss/">
+<channel><title>t</title><link>https://blog.example</link><description>d</description>
+  <item>
+    <title>Sneaky</title>
+    <link>https://blog.example/sneaky</link>
+    <guid>sneaky</guid>
+    <media:thumbnail url="/api/denglu?logout=true"/>
+    <description><![CDATA[<p>Hi<img src="/api/denglu?logout=true"><img src="../api/denglu?logout=true"><a href="/notes">notes</a></p>]]></description>
+  </item>
+</channel>
+</rss>"#;
+        let (app, _) = setup(backend, feed).await;
+        let reply = app.get("/api/feed", &[]).await;
+        reply.assert(StatusCode::OK);
+        let item = &reply.body["items"][0];
+        assert!(item.get("thumbnail").is_none(), "{item}");
+        let content = item["content"].as_str().unwrap();
+        assert!(!content.contains("denglu") && !content.contains("/notes"), "{content}");
+        assert!(content.contains("Hi"), "{content}");
+    }
+
     async fn rss_becomes_sanitised_posts(backend: Backend) {
         let (app, _) = setup(backend, RSS).await;
         let reply = app.get("/api/feed", &[]).await;

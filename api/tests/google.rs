@@ -98,8 +98,13 @@ impl Google {
     /// What the browser does: start, "consent" at the provider, come back. Returns the
     /// callback's redirect target and cookie.
     async fn sign_in(&self, profile: Value, cookie: Option<&str>) -> (String, Option<String>) {
-        let headers: Vec<(&str, &str)> = cookie.map(|c| vec![("cookie", c)]).unwrap_or_default();
-        let start = self.app.get("/api/auth/google", &headers).await;
+        let back = self.sign_in_reply(profile, cookie).await;
+        (back.header("location").unwrap(), back.session_cookie())
+    }
+
+    /// Starts a sign-in; returns the `state` and the nonce cookie pair the browser keeps.
+    async fn start_sign_in(&self, profile: Value, headers: &[(&str, &str)]) -> (String, String) {
+        let start = self.app.get("/api/auth/google", headers).await;
         start.assert(StatusCode::FOUND);
         let location = url::Url::parse(&start.header("location").unwrap()).unwrap();
         let params: HashMap<String, String> = location.query_pairs().into_owned().collect();
@@ -112,21 +117,46 @@ impl Google {
         assert_eq!(params["redirect_uri"], "http://127.0.0.1:8080/api/auth/google/callback");
         assert!(params["scope"].contains("email"));
         assert!(params["state"].len() >= 32);
+        let nonce = start.set_cookie().expect("a nonce cookie");
+        for part in ["HttpOnly", "SameSite=Lax", "Path=/api/auth/google", "Max-Age=600"] {
+            assert!(nonce.contains(part), "{nonce}");
+        }
         {
             let mut p = self.provider.lock().unwrap();
             p.challenge = Some(params["code_challenge"].clone());
             p.code = Some("auth-code-1".into());
             p.profile = profile;
         }
+        (params["state"].clone(), nonce.split(';').next().unwrap().to_string())
+    }
+
+    async fn sign_in_reply(&self, profile: Value, cookie: Option<&str>) -> common::Reply {
+        let headers: Vec<(&str, &str)> = cookie.map(|c| vec![("cookie", c)]).unwrap_or_default();
+        let (state, nonce) = self.start_sign_in(profile, &headers).await;
+        let cookies = match cookie {
+            Some(c) => format!("{c}; {nonce}"),
+            None => nonce,
+        };
         let back = self
             .app
             .get(
-                &format!("/api/auth/google/callback?code=auth-code-1&state={}", params["state"]),
-                &headers,
+                &format!("/api/auth/google/callback?code=auth-code-1&state={state}"),
+                &[("cookie", &cookies)],
             )
             .await;
         back.assert(StatusCode::FOUND);
-        (back.header("location").unwrap(), back.session_cookie())
+        back
+    }
+
+    fn google_sub_of(&self, username: &str) -> impl std::future::Future<Output = Option<String>> + '_ {
+        let username = username.to_string();
+        async move {
+            api::members::by_username(&self.app.state.db, &username)
+                .await
+                .unwrap()
+                .unwrap()
+                .google_sub
+        }
     }
 }
 
@@ -201,16 +231,122 @@ on_both_databases! {
         assert_eq!(reply.field("username"), "Ann_Lee-2");
     }
 
-    async fn a_verified_email_of_a_member_logs_that_member_in(backend: Backend) {
+    async fn a_gmail_address_of_a_member_links_at_once_and_the_member_hears_of_it(backend: Backend) {
         let g = Google::start(backend).await;
-        g.app.register("dora", "dora@example.com", PASSWORD).await;
+        g.app.register("dora", "dora@gmail.com", PASSWORD).await;
         // An unverified address proves nothing: it goes to the invitation step.
-        let (location, cookie) = g.sign_in(profile("sub-3", "dora@example.com", false, "Dora"), None).await;
+        let (location, cookie) = g.sign_in(profile("sub-3", "dora@gmail.com", false, "Dora"), None).await;
         assert!(location.starts_with("/invite?token="));
         assert!(cookie.is_none());
-        let (location, cookie) = g.sign_in(profile("sub-3", "DORA@example.com", true, "Dora"), Some("selectedLanguage=zh")).await;
+        assert_eq!(g.google_sub_of("dora").await, None);
+        let (location, cookie) = g.sign_in(profile("sub-3", "DORA@gmail.com", true, "Dora"), Some("selectedLanguage=zh")).await;
         assert_eq!(location, "/zh/MemberPage");
         assert_eq!(g.app.logged_in_as(&cookie.unwrap()).await.as_deref(), Some("dora"));
+        assert_eq!(g.google_sub_of("dora").await.as_deref(), Some("sub-3"));
+        let mails = g.app.wait_for_mails("dora@gmail.com", 2).await;
+        assert_eq!(mails[1].subject, "您的帳號已連結 Google 帳號");
+    }
+
+    async fn a_workspace_account_links_at_once_for_its_own_domain(backend: Backend) {
+        let g = Google::start(backend).await;
+        g.app.register("emma", "emma@corp.example", PASSWORD).await;
+        let mut workspace = profile("sub-6", "emma@corp.example", true, "Emma");
+        workspace["hd"] = json!("corp.example");
+        let (location, _) = g.sign_in(workspace, None).await;
+        assert_eq!(location, "/MemberPage");
+        assert_eq!(g.google_sub_of("emma").await.as_deref(), Some("sub-6"));
+    }
+
+    async fn elsewhere_the_member_links_by_logging_in_with_the_password_once(backend: Backend) {
+        let g = Google::start(backend).await;
+        g.app.register("finn", "finn@example.com", PASSWORD).await;
+        // Anyone can open a Google account on an example.com address: no session, no link.
+        let mut other_domain = profile("sub-7", "finn@example.com", true, "Finn");
+        other_domain["hd"] = json!("elsewhere.example");
+        let back = g.sign_in_reply(other_domain, Some("selectedLanguage=ja")).await;
+        assert_eq!(back.header("location").as_deref(), Some("/ja/login?error=google_link_password"));
+        assert!(back.session_cookie().is_none());
+        let link = back.set_cookie().expect("the pending link's cookie");
+        for part in ["HttpOnly", "SameSite=Lax", "Path=/api/denglu"] {
+            assert!(link.contains(part), "{link}");
+        }
+        let link = link.split(';').next().unwrap().to_string();
+        assert!(link.starts_with("google_link="));
+        assert_eq!(g.google_sub_of("finn").await, None);
+        // The link token is not an invitation step.
+        let token = link.trim_start_matches("google_link=");
+        g.app.post("/api/auth/verify-invite", json!({"token": token, "inviteCode": g.app.invite(1, None).await}))
+            .await
+            .assert(StatusCode::BAD_REQUEST);
+        assert_eq!(g.app.get(&format!("/api/auth/google/pending?token={token}"), &[]).await.body, json!({}));
+        // A wrong password links nothing; another member's login links nothing.
+        g.app.post_with("/api/denglu", json!({"username": "finn", "password": "not it at all"}), &[("cookie", &link)])
+            .await
+            .assert(StatusCode::UNAUTHORIZED);
+        g.app.register("gail", "gail@example.com", PASSWORD).await;
+        g.app.post_with("/api/denglu", json!({"username": "gail", "password": PASSWORD}), &[("cookie", &link)])
+            .await
+            .assert(StatusCode::OK);
+        assert_eq!(g.google_sub_of("finn").await, None);
+        assert_eq!(g.google_sub_of("gail").await, None);
+        // Finn's own password login completes it, and Finn is told.
+        g.app.post_with("/api/denglu", json!({"username": "finn", "password": PASSWORD}), &[("cookie", &link)])
+            .await
+            .assert(StatusCode::OK);
+        assert_eq!(g.google_sub_of("finn").await.as_deref(), Some("sub-7"));
+        let mails = g.app.wait_for_mails("finn@example.com", 2).await;
+        assert_eq!(mails[1].subject, "A Google account was linked to your account");
+        let (location, _) = g.sign_in(profile("sub-7", "finn@example.com", true, "Finn"), None).await;
+        assert_eq!(location, "/MemberPage");
+    }
+
+    async fn a_password_reset_removes_google_links(backend: Backend) {
+        let g = Google::start(backend).await;
+        g.app.register("hana", "hana@gmail.com", PASSWORD).await;
+        let (location, _) = g.sign_in(profile("sub-8", "hana@gmail.com", true, "Hana"), None).await;
+        assert_eq!(location, "/MemberPage");
+        g.app.clock.advance(61);
+        g.app.post("/api/send-verify-code", json!({"username": "hana", "email": "hana@gmail.com", "preferredLanguage": "en"}))
+            .await
+            .assert(StatusCode::OK);
+        let mails = g.app.wait_for_mails("hana@gmail.com", 3).await;
+        let code = mails.iter().rev().find_map(|m| m.code()).unwrap();
+        let token = g.app.post("/api/verify-code", json!({"username": "hana", "email": "hana@gmail.com", "code": code})).await.field("token");
+        g.app
+            .post_with("/api/reset-password", json!({"username": "hana", "newPassword": "a brand new password"}), &[("authorization", &format!("Bearer {token}"))])
+            .await
+            .assert(StatusCode::OK);
+        assert_eq!(g.google_sub_of("hana").await, None);
+    }
+
+    async fn the_invitation_step_shows_the_google_address(backend: Backend) {
+        let g = Google::start(backend).await;
+        let (location, _) = g.sign_in(profile("sub-9", "ivo@gmail.com", true, "Ivo"), None).await;
+        let token = invite_token(&location);
+        let reply = g.app.get(&format!("/api/auth/google/pending?token={token}"), &[]).await;
+        reply.assert(StatusCode::OK);
+        assert_eq!(reply.body, json!({"email": "ivo@gmail.com"}));
+        assert_eq!(g.app.get("/api/auth/google/pending?token=made-up", &[]).await.body, json!({}));
+        g.app.clock.advance(16 * 60);
+        assert_eq!(g.app.get(&format!("/api/auth/google/pending?token={token}"), &[]).await.body, json!({}));
+        g.app.get("/api/auth/google/pending", &[]).await.assert(StatusCode::BAD_REQUEST);
+    }
+
+    async fn a_callback_in_another_browser_fails_and_links_nothing(backend: Backend) {
+        let g = Google::start(backend).await;
+        g.app.register("joan", "jo@gmail.com", PASSWORD).await;
+        // The attacker starts a sign-in with their own Google account and hands the callback
+        // URL to Jo's browser, which has no nonce cookie, or the one of its own sign-in.
+        let (state, _attacker_nonce) = g.start_sign_in(profile("attacker-sub", "jo@gmail.com", true, "Jo"), &[]).await;
+        let (_, jos_nonce) = g.start_sign_in(profile("attacker-sub", "jo@gmail.com", true, "Jo"), &[]).await;
+        for cookie in [None, Some(jos_nonce.as_str()), Some("google_nonce=forged")] {
+            let headers: Vec<(&str, &str)> = cookie.map(|c| vec![("cookie", c)]).unwrap_or_default();
+            let reply = g.app.get(&format!("/api/auth/google/callback?code=auth-code-1&state={state}"), &headers).await;
+            assert_eq!(reply.header("location").as_deref(), Some("/login?error=google_failed"), "{cookie:?}");
+            assert!(reply.session_cookie().is_none());
+        }
+        assert_eq!(g.provider.lock().unwrap().token_requests, 0, "a foreign callback never reaches the provider");
+        assert_eq!(g.google_sub_of("joan").await, None);
     }
 
     async fn a_bad_state_or_code_fails_safely(backend: Backend) {
@@ -219,6 +355,8 @@ on_both_databases! {
         let location = url::Url::parse(&start.header("location").unwrap()).unwrap();
         let state: String = location.query_pairs().find(|(k, _)| k == "state").unwrap().1.into_owned();
         let challenge: String = location.query_pairs().find(|(k, _)| k == "code_challenge").unwrap().1.into_owned();
+        let nonce = start.set_cookie().unwrap().split(';').next().unwrap().to_string();
+        let browser = [("cookie", nonce.as_str())];
         g.provider.lock().unwrap().challenge = Some(challenge);
         g.provider.lock().unwrap().code = Some("good-code".into());
         g.provider.lock().unwrap().profile = profile("sub-4", "x@gmail.com", true, "X");
@@ -227,16 +365,17 @@ on_both_databases! {
             format!("state={state}&error=access_denied"),
             "code=good-code".to_string(),
         ] {
-            let reply = g.app.get(&format!("/api/auth/google/callback?{query}"), &[]).await;
+            let reply = g.app.get(&format!("/api/auth/google/callback?{query}"), &browser).await;
             reply.assert(StatusCode::FOUND);
             assert_eq!(reply.header("location").as_deref(), Some("/login?error=google_failed"), "{query}");
             assert!(reply.session_cookie().is_none());
         }
         // The provider refuses a code it did not issue.
-        let reply = g.app.get(&format!("/api/auth/google/callback?code=other-code&state={state}"), &[]).await;
+        let reply = g.app.get(&format!("/api/auth/google/callback?code=other-code&state={state}"), &browser).await;
         assert_eq!(reply.header("location").as_deref(), Some("/login?error=google_failed"));
+        assert_eq!(g.provider.lock().unwrap().token_requests, 1, "this browser's callback reached the provider");
         // The state was used up by that attempt, even with the right code now.
-        let reply = g.app.get(&format!("/api/auth/google/callback?code=good-code&state={state}"), &[]).await;
+        let reply = g.app.get(&format!("/api/auth/google/callback?code=good-code&state={state}"), &browser).await;
         assert_eq!(reply.header("location").as_deref(), Some("/login?error=google_failed"));
     }
 

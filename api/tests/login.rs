@@ -1,7 +1,8 @@
 //! `/api/denglu`: status, login, logout, sessions, cookies and login limits.
 
 mod common;
-use common::{Backend, TestApp};
+use common::{client_from, tally, Backend, Remote, TestApp};
+use futures_util::future::join_all;
 use poem::http::StatusCode;
 use serde_json::json;
 
@@ -41,7 +42,15 @@ on_both_databases! {
         app.register("bob_1", "bob@example.com", PASSWORD).await;
         let reply = app.post("/api/denglu", json!({"username": "bob_1", "password": PASSWORD})).await;
         reply.assert(StatusCode::OK);
-        assert!(reply.set_cookie().unwrap().contains("; Secure"));
+        let set = reply.set_cookie().unwrap();
+        assert!(set.contains("; Secure"), "{set}");
+        // A __Host- cookie only this host can set, over https, for the whole site.
+        assert!(set.starts_with("__Host-session=") && set.contains("Path=/;"), "{set}");
+        let session = reply.session_cookie().unwrap();
+        assert_eq!(app.logged_in_as(&session).await.as_deref(), Some("bob_1"));
+        // A plain `session` cookie (planted by a neighbouring subdomain, say) means nothing here.
+        let planted = session.replacen("__Host-session=", "session=", 1);
+        assert_eq!(app.logged_in_as(&planted).await, None);
         let logout = app.get("/api/denglu?logout=true", &[("cookie", &reply.session_cookie().unwrap())]).await;
         assert!(logout.set_cookie().unwrap().contains("; Secure"));
     }
@@ -101,8 +110,11 @@ on_both_databases! {
         let app = TestApp::new(backend).await;
         app.register("frank", "frank@example.com", PASSWORD).await;
         let cookie = app.login("frank", PASSWORD).await;
-        app.clock.advance(29 * 24 * 3600);
-        assert_eq!(app.logged_in_as(&cookie).await.as_deref(), Some("frank"));
+        // In use every few days, a session still ends 30 days after login.
+        for days in [6, 6, 6, 6, 5] {
+            app.clock.advance(days * 24 * 3600);
+            assert_eq!(app.logged_in_as(&cookie).await.as_deref(), Some("frank"));
+        }
         app.clock.advance(2 * 24 * 3600);
         assert_eq!(app.logged_in_as(&cookie).await, None);
     }
@@ -122,8 +134,8 @@ on_both_databases! {
         assert_eq!(app.logged_in_as(&newer).await.as_deref(), Some("sweep"));
         let codes = api::db::entities::email_code::Entity::find().count(&app.state.db).await.unwrap();
         assert_eq!(codes, 0);
-        let events = api::db::entities::rate_event::Entity::find().count(&app.state.db).await.unwrap();
-        assert_eq!(events, 0);
+        let counters = api::db::entities::rate_limit::Entity::find().count(&app.state.db).await.unwrap();
+        assert_eq!(counters, 0);
     }
 
     async fn failed_logins_are_limited_per_username(backend: Backend) {
@@ -174,4 +186,172 @@ on_both_databases! {
         let huge = "x".repeat(7_000);
         app.post("/api/denglu", json!({"username": huge, "password": huge})).await.assert(StatusCode::UNAUTHORIZED);
     }
+
+    async fn simultaneous_guesses_get_no_more_than_the_limit(backend: Backend) {
+        let app = TestApp::new(backend).await;
+        app.register("henry", "henry@example.com", PASSWORD).await;
+        let remote = app.listen().await;
+        // A hundred wrong passwords at once from one client: ten are checked.
+        let guesser = client_from("127.0.0.2");
+        let replies = join_all((0..100).map(|_| wrong_login(&remote, &guesser, "henry"))).await;
+        assert_eq!(tally(&replies), [(401, 10), (429, 90)].into());
+        // Twelve more clients, ten guesses each, all at once: the account's ceiling of a hundred
+        // failures an hour lets only ninety more through.
+        let crowd: Vec<reqwest::Client> = (10..22).map(|n| client_from(&format!("127.0.0.{n}"))).collect();
+        let replies = join_all(crowd.iter().flat_map(|c| (0..10).map(move |_| c)).map(|c| wrong_login(&remote, c, "henry"))).await;
+        assert_eq!(tally(&replies), [(401, 90), (429, 30)].into());
+        let refused = replies.iter().find(|r| r.status == StatusCode::TOO_MANY_REQUESTS).unwrap();
+        assert!((1..=3600).contains(&refused.retry_after()));
+    }
+
+    async fn another_clients_guesses_do_not_lock_a_member_out(backend: Backend) {
+        let app = TestApp::new(backend).await;
+        app.register("ivy", "ivy@example.com", PASSWORD).await;
+        let remote = app.listen().await;
+        let attacker = client_from("127.0.0.2");
+        let replies = join_all((0..12).map(|_| wrong_login(&remote, &attacker, "ivy"))).await;
+        assert_eq!(tally(&replies), [(401, 10), (429, 2)].into());
+        // Ivy, from her own address, still gets in with her password; the attacker does not.
+        let ivy = client_from("127.0.0.3");
+        let mine = remote.post(&ivy, "/api/denglu", json!({"username": "ivy", "password": PASSWORD}), &[]).await;
+        mine.assert(StatusCode::OK);
+        assert!(mine.session_cookie().is_some());
+        let theirs = remote.post(&attacker, "/api/denglu", json!({"username": "ivy", "password": PASSWORD}), &[]).await;
+        theirs.assert(StatusCode::TOO_MANY_REQUESTS);
+    }
+
+    async fn a_success_gives_back_its_attempt(backend: Backend) {
+        let app = TestApp::new(backend).await;
+        app.register("jack", "jack@example.com", PASSWORD).await;
+        // Nine failures, then the right password: the slate is clean again for this client.
+        for _ in 0..9 {
+            app.post("/api/denglu", json!({"username": "jack", "password": "guess guess"})).await.assert(StatusCode::UNAUTHORIZED);
+        }
+        app.login("jack", PASSWORD).await;
+        for _ in 0..10 {
+            app.post("/api/denglu", json!({"username": "jack", "password": "guess guess"})).await.assert(StatusCode::UNAUTHORIZED);
+        }
+        app.post("/api/denglu", json!({"username": "jack", "password": "guess guess"})).await.assert(StatusCode::TOO_MANY_REQUESTS);
+    }
+
+    async fn logout_by_get_only_for_the_sites_own_fetch(backend: Backend) {
+        let app = TestApp::new(backend).await;
+        app.register("lena", "lena@example.com", PASSWORD).await;
+        let cookie = app.login("lena", PASSWORD).await;
+        let refused: [&[(&str, &str)]; 3] = [
+            // A link on another site, followed.
+            &[("sec-fetch-site", "cross-site"), ("sec-fetch-dest", "document")],
+            // An image on another page of this site (a feed thumbnail pointing here).
+            &[("sec-fetch-site", "same-origin"), ("sec-fetch-dest", "image")],
+            &[("sec-fetch-site", "same-site"), ("sec-fetch-dest", "empty")],
+        ];
+        for headers in refused {
+            let mut headers = headers.to_vec();
+            headers.push(("cookie", &cookie));
+            let reply = app.get("/api/denglu?logout=true", &headers).await;
+            reply.assert(StatusCode::OK);
+            assert_eq!(reply.body, json!({"loggedIn": true, "username": "lena"}), "{headers:?}");
+            assert!(reply.set_cookie().is_none());
+            assert_eq!(app.logged_in_as(&cookie).await.as_deref(), Some("lena"));
+        }
+        let reply = app
+            .get("/api/denglu?logout=true", &[("sec-fetch-site", "same-origin"), ("sec-fetch-dest", "empty"), ("cookie", &cookie)])
+            .await;
+        assert_eq!(reply.body, json!({"loggedIn": false}));
+        assert_eq!(app.logged_in_as(&cookie).await, None);
+    }
+
+    async fn unused_sessions_end_after_seven_days(backend: Backend) {
+        let app = TestApp::new(backend).await;
+        app.register("mona", "mona@example.com", PASSWORD).await;
+        let idle = app.login("mona", PASSWORD).await;
+        let busy = app.login("mona", PASSWORD).await;
+        app.clock.advance(6 * 24 * 3600);
+        assert_eq!(app.logged_in_as(&busy).await.as_deref(), Some("mona"));
+        app.clock.advance(2 * 24 * 3600);
+        assert_eq!(app.logged_in_as(&idle).await, None, "eight days unused");
+        assert_eq!(app.logged_in_as(&busy).await.as_deref(), Some("mona"), "used two days ago");
+        // The hourly sweep clears idle sessions too.
+        app.clock.advance(8 * 24 * 3600);
+        api::db::sweep_expired(&app.state.db, app.state.now()).await.unwrap();
+        use sea_orm::{EntityTrait, PaginatorTrait};
+        assert_eq!(api::db::entities::session::Entity::find().count(&app.state.db).await.unwrap(), 0);
+    }
+
+    async fn signing_out_everywhere_ends_every_session(backend: Backend) {
+        let app = TestApp::new(backend).await;
+        app.register("nico", "nico@example.com", PASSWORD).await;
+        app.register("olga", "olga@example.com", PASSWORD).await;
+        let laptop = app.login("nico", PASSWORD).await;
+        let phone = app.login("nico", PASSWORD).await;
+        let other_member = app.login("olga", PASSWORD).await;
+        let reply = app.post_with("/api/denglu/logout-all", json!({}), &[("cookie", &phone)]).await;
+        reply.assert(StatusCode::OK);
+        assert_eq!(reply.body, json!({"loggedIn": false}));
+        assert!(reply.set_cookie().unwrap().contains("Max-Age=0"));
+        assert_eq!(app.logged_in_as(&phone).await, None);
+        assert_eq!(app.logged_in_as(&laptop).await, None);
+        assert_eq!(app.logged_in_as(&other_member).await.as_deref(), Some("olga"));
+        let nobody = app.post("/api/denglu/logout-all", json!({})).await;
+        nobody.assert(StatusCode::UNAUTHORIZED);
+        assert!(!nobody.field("message").is_empty());
+        app.post_with("/api/denglu/logout-all", json!({}), &[("cookie", &other_member), ("origin", "https://evil.example")])
+            .await
+            .assert(StatusCode::FORBIDDEN);
+        assert_eq!(app.logged_in_as(&other_member).await.as_deref(), Some("olga"));
+    }
+}
+
+async fn wrong_login(remote: &Remote, client: &reqwest::Client, username: &str) -> common::Reply {
+    remote
+        .post(
+            client,
+            "/api/denglu",
+            json!({"username": username, "password": "not the password"}),
+            &[],
+        )
+        .await
+}
+
+/// With no turn at argon2 free in time, a login is answered 503 with `Retry-After`, and the
+/// attempt does not count against the member.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn logins_that_wait_too_long_for_argon2_get_503() {
+    let app = TestApp::with(Backend::Sqlite, |s| s.hash_wait = std::time::Duration::from_millis(1)).await;
+    let remote = app.listen().await;
+    let clients: Vec<reqwest::Client> = (1..=4).map(|n| client_from(&format!("127.0.3.{n}"))).collect();
+    let replies = join_all((0..40).map(|i| {
+        remote.post(
+            &clients[i % 4],
+            "/api/denglu",
+            json!({"username": format!("kate{i}"), "password": "not the password"}),
+            &[("accept-language", "zh-TW")],
+        )
+    }))
+    .await;
+    let counts = tally(&replies);
+    assert!(counts.keys().all(|s| [401, 503].contains(s)), "{counts:?}");
+    let busy: Vec<_> = replies
+        .iter()
+        .filter(|r| r.status == StatusCode::SERVICE_UNAVAILABLE)
+        .collect();
+    assert!(
+        !busy.is_empty(),
+        "two hashing threads cannot take forty logins within a millisecond: {counts:?}"
+    );
+    for reply in busy {
+        assert_eq!(reply.retry_after(), api::passwords::BUSY_RETRY_SECONDS);
+        assert_eq!(reply.field("message"), "伺服器目前忙碌中，請過幾秒後再試。");
+    }
+    // Only the checked passwords count as failures.
+    use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
+    let counted: i32 = api::db::entities::rate_limit::Entity::find()
+        .filter(api::db::entities::rate_limit::Column::Key.starts_with("login:client:"))
+        .all(&app.state.db)
+        .await
+        .unwrap()
+        .iter()
+        .map(|row| row.hits)
+        .sum();
+    assert_eq!(counted as usize, counts.get(&401).copied().unwrap_or(0));
 }

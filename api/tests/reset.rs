@@ -1,7 +1,8 @@
 //! Password reset: `/api/send-verify-code`, `/api/verify-code`, `/api/reset-password`.
 
 mod common;
-use common::{Backend, TestApp};
+use common::{client_from, tally, Backend, TestApp};
+use futures_util::future::join_all;
 use poem::http::StatusCode;
 use serde_json::json;
 
@@ -193,5 +194,93 @@ on_both_databases! {
             .await;
         reply.assert(StatusCode::BAD_REQUEST);
         assert_eq!(reply.field("message"), "有効なメールアドレスを入力してください。");
+    }
+
+    async fn another_client_cannot_spend_a_members_reset_mail(backend: Backend) {
+        let app = TestApp::new(backend).await;
+        app.register("kim", "kim@example.com", OLD).await;
+        let remote = app.listen().await;
+        let ask = json!({"username": "kim", "email": "kim@example.com", "preferredLanguage": "en"});
+        let attacker = client_from("127.0.0.2");
+        let replies = join_all((0..6).map(|_| remote.post(&attacker, "/api/send-verify-code", ask.clone(), &[]))).await;
+        assert_eq!(tally(&replies), [(200, 1), (429, 5)].into());
+        app.wait_for_mails("kim@example.com", 2).await;
+        // Kim, from her own address, still gets her code.
+        let kim = client_from("127.0.0.3");
+        remote.post(&kim, "/api/send-verify-code", ask.clone(), &[]).await.assert(StatusCode::OK);
+        let mails = app.wait_for_mails("kim@example.com", 3).await;
+        let code = mails.last().unwrap().code().unwrap();
+        remote
+            .post(&kim, "/api/verify-code", json!({"username": "kim", "email": "kim@example.com", "code": code}), &[])
+            .await
+            .assert(StatusCode::OK);
+    }
+
+    async fn one_address_gets_at_most_twenty_mails_an_hour(backend: Backend) {
+        let app = TestApp::new(backend).await;
+        let remote = app.listen().await;
+        let crowd: Vec<reqwest::Client> = (10..35).map(|n| client_from(&format!("127.0.0.{n}"))).collect();
+        let ask = json!({"email": "flood@example.com", "username": "flood", "preferredLanguage": "en"});
+        let replies = join_all(crowd.iter().map(|c| remote.post(c, "/api/send-email", ask.clone(), &[]))).await;
+        assert_eq!(tally(&replies), [(200, 20), (429, 5)].into());
+        assert_eq!(app.mails_to("flood@example.com").len(), 20);
+    }
+
+    async fn simultaneous_guesses_spend_at_most_five_tries(backend: Backend) {
+        use api::db::entities::email_code::RESET;
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let app = TestApp::new(backend).await;
+        let code = api::codes::issue(&app.state.db, &app.clock, &api::clock::OsEntropy, RESET, "lee@example.com", Some(1))
+            .await
+            .unwrap();
+        // Thirty checks at once, each with the right code but refused by `belongs`: each one
+        // that gets as far as comparing is counted.
+        let compared = AtomicUsize::new(0);
+        let now = app.state.now();
+        let checks = join_all((0..30).map(|_| {
+            api::codes::check(&app.state.db, now, RESET, "lee@example.com", &code, |_| {
+                compared.fetch_add(1, Ordering::SeqCst);
+                false
+            })
+        }))
+        .await;
+        assert!(checks.iter().all(|c| matches!(c, Ok(None))));
+        assert_eq!(compared.load(Ordering::SeqCst), api::codes::MAX_TRIES as usize);
+        let after = api::codes::check(&app.state.db, now, RESET, "lee@example.com", &code, |_| true).await.unwrap();
+        assert!(after.is_none(), "five tries spent: the code is dead");
+    }
+
+    async fn simultaneous_wrong_codes_from_many_clients_kill_the_code(backend: Backend) {
+        let app = TestApp::new(backend).await;
+        app.register("max", "max@example.com", OLD).await;
+        let code = reset_code(&app, "max", "max@example.com").await;
+        let remote = app.listen().await;
+        let clients: Vec<reqwest::Client> = (40..46).map(|n| client_from(&format!("127.0.0.{n}"))).collect();
+        let wrong: Vec<String> = (0..30).map(|i| format!("{:06}", (code.parse::<u32>().unwrap() + 1 + i) % 1_000_000)).collect();
+        let replies = join_all(wrong.iter().enumerate().map(|(i, guess)| {
+            remote.post(&clients[i % clients.len()], "/api/verify-code", json!({"username": "max", "email": "max@example.com", "code": guess}), &[])
+        }))
+        .await;
+        assert_eq!(tally(&replies), [(400, 30)].into());
+        remote
+            .post(&clients[0], "/api/verify-code", json!({"username": "max", "email": "max@example.com", "code": code}), &[])
+            .await
+            .assert(StatusCode::BAD_REQUEST);
+    }
+
+    async fn a_reset_ends_every_other_token_and_code_of_the_member(backend: Backend) {
+        let app = TestApp::new(backend).await;
+        app.register("lou", "lou@example.com", OLD).await;
+        let first = token_for(&app, "lou", "lou@example.com").await;
+        app.clock.advance(61);
+        let second = token_for(&app, "lou", "lou@example.com").await;
+        app.clock.advance(61);
+        let code = reset_code(&app, "lou", "lou@example.com").await;
+        reset(&app, &first, "lou", NEW, None).await.assert(StatusCode::OK);
+        reset(&app, &second, "lou", "yet another password", None).await.assert(StatusCode::UNAUTHORIZED);
+        app.post("/api/verify-code", json!({"username": "lou", "email": "lou@example.com", "code": code}))
+            .await
+            .assert(StatusCode::BAD_REQUEST);
+        app.login("lou", NEW).await;
     }
 }

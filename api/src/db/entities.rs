@@ -40,6 +40,8 @@ pub mod session {
         pub member_id: i32,
         pub created_at: i64,
         pub expires_at: i64,
+        /// When the session was last used (to the hour): idle sessions end.
+        pub last_seen_at: Option<i64>,
     }
 
     #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
@@ -131,6 +133,9 @@ pub mod google_pending {
         pub email: Option<String>,
         pub name: Option<String>,
         pub expires_at: i64,
+        /// Set when the Google account's address is a member's but Google does not vouch for
+        /// the domain: the member's next password login (with this record's cookie) links it.
+        pub link_member_id: Option<i32>,
     }
 
     #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
@@ -151,6 +156,8 @@ pub mod oauth_state {
         pub pkce_verifier: String,
         pub lang: String,
         pub expires_at: i64,
+        /// SHA-256 of the nonce cookie of the browser that started the sign-in.
+        pub nonce_hash: Option<String>,
     }
 
     #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
@@ -159,16 +166,20 @@ pub mod oauth_state {
     impl ActiveModelBehavior for ActiveModel {}
 }
 
-pub mod rate_event {
+pub mod rate_limit {
     use sea_orm::entity::prelude::*;
 
+    /// One rate-limit counter: `hits` events under `key` since `started_at`, in a window of
+    /// `window_seconds`.
     #[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
-    #[sea_orm(table_name = "rate_events")]
+    #[sea_orm(table_name = "rate_limits")]
     pub struct Model {
-        #[sea_orm(primary_key)]
-        pub id: i32,
+        #[sea_orm(primary_key, auto_increment = false)]
         pub key: String,
-        pub at: i64,
+        #[sea_orm(primary_key, auto_increment = false)]
+        pub window_seconds: i64,
+        pub started_at: i64,
+        pub hits: i32,
     }
 
     #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -13,7 +13,7 @@ pub struct Migrator;
 #[async_trait::async_trait]
 impl MigratorTrait for Migrator {
     fn migrations() -> Vec<Box<dyn MigrationTrait>> {
-        vec![Box::new(CreateTables)]
+        vec![Box::new(CreateTables), Box::new(SecurityTables)]
     }
 }
 
@@ -148,6 +148,80 @@ impl MigrationTrait for CreateTables {
                 .table(t("rate_events"))
                 .col(t("key"))
                 .col(t("at"))
+                .to_owned(),
+        )
+        .await?;
+        Ok(())
+    }
+}
+
+/// Rate limits become one counter per key and window, counted by conditional updates
+/// (src/rate_limit.rs); the event log they replace is dropped. Google sign-in is bound to the
+/// browser that started it, and may wait for a password login to link an account. Sessions
+/// remember when they were last used.
+struct SecurityTables;
+
+impl MigrationName for SecurityTables {
+    fn name(&self) -> &str {
+        "m20261201_000001_security"
+    }
+}
+
+#[async_trait::async_trait]
+impl MigrationTrait for SecurityTables {
+    async fn up(&self, m: &SchemaManager) -> Result<(), DbErr> {
+        m.drop_table(Table::drop().table(t("rate_events")).to_owned()).await?;
+        m.create_table(
+            Table::create()
+                .table(t("rate_limits"))
+                .col(string(t("key")))
+                .col(big_integer(t("window_seconds")))
+                .col(big_integer(t("started_at")))
+                .col(integer(t("hits")))
+                .primary_key(Index::create().col(t("key")).col(t("window_seconds")))
+                .to_owned(),
+        )
+        .await?;
+        m.alter_table(
+            Table::alter()
+                .table(t("oauth_states"))
+                .add_column(string_null(t("nonce_hash")))
+                .to_owned(),
+        )
+        .await?;
+        m.alter_table(
+            Table::alter()
+                .table(t("google_pending"))
+                .add_column(integer_null(t("link_member_id")))
+                .to_owned(),
+        )
+        .await?;
+        m.alter_table(
+            Table::alter()
+                .table(t("sessions"))
+                .add_column(big_integer_null(t("last_seen_at")))
+                .to_owned(),
+        )
+        .await?;
+        Ok(())
+    }
+
+    async fn down(&self, m: &SchemaManager) -> Result<(), DbErr> {
+        for (table, column) in [
+            ("sessions", "last_seen_at"),
+            ("google_pending", "link_member_id"),
+            ("oauth_states", "nonce_hash"),
+        ] {
+            m.alter_table(Table::alter().table(t(table)).drop_column(t(column)).to_owned())
+                .await?;
+        }
+        m.drop_table(Table::drop().table(t("rate_limits")).to_owned()).await?;
+        m.create_table(
+            Table::create()
+                .table(t("rate_events"))
+                .col(pk_auto(t("id")))
+                .col(string(t("key")))
+                .col(big_integer(t("at")))
                 .to_owned(),
         )
         .await?;

@@ -134,10 +134,7 @@ pub fn redact(url: &str) -> String {
 pub async fn sweep_expired(db: &DatabaseConnection, now: i64) -> Result<(), sea_orm::DbErr> {
     use entities::*;
     use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
-    session::Entity::delete_many()
-        .filter(session::Column::ExpiresAt.lte(now))
-        .exec(db)
-        .await?;
+    crate::sessions::sweep(db, now).await?;
     email_code::Entity::delete_many()
         .filter(email_code::Column::ExpiresAt.lte(now))
         .exec(db)
@@ -154,9 +151,5 @@ pub async fn sweep_expired(db: &DatabaseConnection, now: i64) -> Result<(), sea_
         .filter(oauth_state::Column::ExpiresAt.lte(now))
         .exec(db)
         .await?;
-    rate_event::Entity::delete_many()
-        .filter(rate_event::Column::At.lt(now - 86_400))
-        .exec(db)
-        .await?;
-    Ok(())
+    crate::rate_limit::sweep(db, now).await
 }

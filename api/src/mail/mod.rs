@@ -15,6 +15,7 @@ pub enum Mail<'a> {
     AlreadyMember,
     ResetCode { code: &'a str },
     PasswordChanged,
+    GoogleLinked,
 }
 
 impl Mail<'_> {
@@ -24,6 +25,7 @@ impl Mail<'_> {
             Mail::AlreadyMember => "alreadyMember",
             Mail::ResetCode { .. } => "resetCode",
             Mail::PasswordChanged => "passwordChanged",
+            Mail::GoogleLinked => "googleLinked",
         }
     }
 
@@ -33,6 +35,19 @@ impl Mail<'_> {
             _ => None,
         }
     }
+}
+
+/// A password sent over a connection that may not be encrypted could be read on the way:
+/// credentials need `smtps://` or `smtp://…?tls=required` (STARTTLS that cannot be skipped).
+fn refuse_plain_credentials(url: &str) -> anyhow::Result<()> {
+    let parsed = url::Url::parse(url).map_err(|e| anyhow::anyhow!("SMTP_URL is not a URL: {e}"))?;
+    let has_credentials = !parsed.username().is_empty() || parsed.password().is_some();
+    let tls_required = parsed.scheme() == "smtps" || parsed.query_pairs().any(|(k, v)| k == "tls" && v == "required");
+    anyhow::ensure!(
+        !has_credentials || tls_required,
+        "SMTP_URL has a user name or password but no TLS: use smtps://… or smtp://…?tls=required"
+    );
+    Ok(())
 }
 
 /// lettre writes each message here and it is then renamed into the outbox, so whoever reads the
@@ -53,6 +68,9 @@ pub struct Mailer {
 
 impl Mailer {
     pub fn new(smtp_url: Option<&str>, outbox: PathBuf, from: &str, site: &str) -> anyhow::Result<Mailer> {
+        if let Some(url) = smtp_url {
+            refuse_plain_credentials(url)?;
+        }
         let transport = match smtp_url {
             Some(url) => Transport::Smtp(
                 AsyncSmtpTransport::<Tokio1Executor>::from_url(url)

@@ -11,6 +11,8 @@ use std::sync::Arc;
 
 /// The most a request body may hold; the forms are far smaller.
 pub const BODY_LIMIT: usize = 16 * 1024;
+/// How long a client has to send a body that small: a trickling body does not hold a request open.
+pub const BODY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
 
 #[derive(Object, Debug, Clone)]
 pub struct MessageBody {
@@ -47,8 +49,8 @@ macro_rules! error_response {
             /// Something failed on the server's side (the database or the mail server).
             #[oai(status = 500)]
             Internal(Json<$body>),
-            /// Mail could not be sent, or the database does not answer; try again later
-            /// (after `Retry-After` seconds when given).
+            /// Mail could not be sent, the database does not answer, or too many passwords are being
+            /// checked right now; try again later (after `Retry-After` seconds when it is given).
             #[oai(status = 503)]
             Unavailable(Json<$body>, #[oai(header = "Retry-After")] Option<u64>),
         }
@@ -76,6 +78,10 @@ macro_rules! error_response {
                             Some(DATABASE_RETRY_SECONDS),
                         )
                     }
+                    Failure::Busy => $name::Unavailable(
+                        Self::body(t(lang, "errors.busy")),
+                        Some(crate::passwords::BUSY_RETRY_SECONDS),
+                    ),
                     Failure::Internal(err) => {
                         tracing::error!("internal error: {err:#}");
                         $name::Internal(Self::body(t(lang, "errors.internal")))
@@ -98,6 +104,8 @@ pub enum Failure {
     Unavailable(Problem),
     /// The database cannot be reached: a 503 the client may retry, not a 500.
     DatabaseDown(sea_orm::DbErr),
+    /// No turn at argon2 came in time (`secrets::Busy`).
+    Busy,
     Internal(anyhow::Error),
 }
 
@@ -116,10 +124,19 @@ impl From<sea_orm::DbErr> for Failure {
 
 impl From<anyhow::Error> for Failure {
     fn from(err: anyhow::Error) -> Self {
+        if err.is::<crate::passwords::Busy>() {
+            return Failure::Busy;
+        }
         match err.downcast::<sea_orm::DbErr>() {
             Ok(db) => db.into(),
             Err(err) => Failure::Internal(err),
         }
+    }
+}
+
+impl From<crate::passwords::Busy> for Failure {
+    fn from(_: crate::passwords::Busy) -> Self {
+        Failure::Busy
     }
 }
 
@@ -149,6 +166,7 @@ fn generic_key(status: StatusCode) -> &'static str {
     match status {
         StatusCode::UNSUPPORTED_MEDIA_TYPE => "errors.unsupportedMediaType",
         StatusCode::PAYLOAD_TOO_LARGE => "errors.payloadTooLarge",
+        StatusCode::REQUEST_TIMEOUT => "errors.requestTimeout",
         StatusCode::NOT_FOUND => "errors.notFound",
         StatusCode::METHOD_NOT_ALLOWED => "errors.methodNotAllowed",
         StatusCode::UNAUTHORIZED => "errors.unauthorized",
@@ -196,12 +214,14 @@ pub fn guard<E: Endpoint + 'static>(api: E, public_origin: String) -> impl Endpo
                     if declared.is_some_and(|len| len > BODY_LIMIT) {
                         break 'answer fail(StatusCode::PAYLOAD_TOO_LARGE);
                     }
-                    match req.take_body().into_bytes_limit(BODY_LIMIT).await {
-                        Ok(bytes) => req.set_body(bytes),
-                        Err(poem::error::ReadBodyError::PayloadTooLarge) => {
+                    let body = req.take_body().into_bytes_limit(BODY_LIMIT);
+                    match tokio::time::timeout(BODY_TIMEOUT, body).await {
+                        Ok(Ok(bytes)) => req.set_body(bytes),
+                        Ok(Err(poem::error::ReadBodyError::PayloadTooLarge)) => {
                             break 'answer fail(StatusCode::PAYLOAD_TOO_LARGE)
                         }
-                        Err(_) => break 'answer fail(StatusCode::BAD_REQUEST),
+                        Ok(Err(_)) => break 'answer fail(StatusCode::BAD_REQUEST),
+                        Err(_) => break 'answer fail(StatusCode::REQUEST_TIMEOUT),
                     }
                 }
                 match ep.call(req).await {

@@ -1,10 +1,11 @@
 //! Google sign-in: authorization code with PKCE and state; new accounts need an invitation.
 
-use super::errors::{Failure, FormError};
+use super::errors::{ApiError, Failure, FormError};
 use super::login::LoginStatus;
-use crate::db::entities::{google_pending, oauth_state};
+use crate::db::entities::{google_pending, member, oauth_state};
 use crate::domain::EmailAddress;
-use crate::i18n::Lang;
+use crate::i18n::{cookie, Lang};
+use crate::mail::Mail;
 use crate::rate_limit::CODE_ATTEMPTS_PER_CLIENT;
 use crate::secrets::{digest, random_token};
 use crate::settings::GoogleSettings;
@@ -25,6 +26,16 @@ use std::sync::Arc;
 /// How long a sign-in may take at Google, and how long a new account has to enter its invitation.
 const STATE_SECONDS: i64 = 10 * 60;
 const PENDING_SECONDS: i64 = 15 * 60;
+
+/// Binds a sign-in to the browser that started it: a callback URL carried to another browser
+/// (a victim lured to an attacker's half-finished sign-in) arrives without it.
+const NONCE_COOKIE: &str = "google_nonce";
+/// The pending link a member's next password login completes.
+pub const LINK_COOKIE: &str = "google_link";
+
+/// Domains whose addresses only Google can vouch for; elsewhere Google vouches only for domains
+/// it hosts (the `hd` claim), since anyone may open a Google account on any other address.
+const GOOGLE_MAIL_DOMAINS: [&str; 2] = ["gmail.com", "googlemail.com"];
 
 pub struct GoogleApi(pub Arc<AppState>);
 
@@ -53,6 +64,20 @@ pub enum VerifyInviteResponse {
     Ok(Json<LoginStatus>, #[oai(header = "Set-Cookie")] String),
 }
 
+#[derive(Object, Debug)]
+pub struct PendingGoogleAccount {
+    /// The Google account's address, when it has a verified one; absent for an unknown or
+    /// expired token.
+    #[oai(skip_serializing_if_is_none)]
+    pub email: Option<String>,
+}
+
+#[derive(ApiResponse)]
+pub enum PendingResponse {
+    #[oai(status = 200)]
+    Ok(Json<PendingGoogleAccount>),
+}
+
 #[derive(serde::Deserialize)]
 struct UserInfo {
     sub: String,
@@ -60,6 +85,8 @@ struct UserInfo {
     #[serde(default)]
     email_verified: Option<serde_json::Value>,
     name: Option<String>,
+    /// The Google Workspace domain of the account, if any.
+    hd: Option<String>,
 }
 
 impl UserInfo {
@@ -72,6 +99,20 @@ impl UserInfo {
         };
         self.email.as_deref().filter(|_| verified)
     }
+
+    /// Whether Google is the authority for `email`'s domain, so its word proves the address.
+    fn vouches_for(&self, email: &EmailAddress) -> bool {
+        let domain = email.key().rsplit('@').next().unwrap_or_default().to_string();
+        GOOGLE_MAIL_DOMAINS.contains(&domain.as_str())
+            || self.hd.as_deref().is_some_and(|hd| hd.eq_ignore_ascii_case(&domain))
+    }
+}
+
+fn cookie_attributes(path: &str, seconds: i64, secure: bool) -> String {
+    format!(
+        "Path={path}; Max-Age={seconds}; HttpOnly; SameSite=Lax{}",
+        if secure { "; Secure" } else { "" }
+    )
 }
 
 fn page(lang: Lang, path: &str) -> String {
@@ -88,7 +129,7 @@ impl GoogleApi {
             return Redirect::Found(page(lang, "/login?error=google_unavailable"), None);
         };
         match self.start_inner(&google, lang).await {
-            Ok(url) => Redirect::Found(url, None),
+            Ok((url, cookie)) => Redirect::Found(url, Some(cookie)),
             Err(err) => {
                 tracing::error!("starting Google sign-in failed: {err:#}");
                 Redirect::Found(page(lang, "/login?error=google_failed"), None)
@@ -121,6 +162,18 @@ impl GoogleApi {
         }
     }
 
+    /// The Google account waiting at the invitation step (`token` from /invite), so the page can
+    /// show who is joining.
+    #[oai(path = "/auth/google/pending", method = "get")]
+    async fn pending(&self, req: &Request, token: Query<String>) -> Result<PendingResponse, ApiError> {
+        let pending = live_invitation_step(&self.0, &token.0)
+            .await
+            .map_err(|e| ApiError::from((Failure::from(e), Lang::of_request(req))))?;
+        Ok(PendingResponse::Ok(Json(PendingGoogleAccount {
+            email: pending.and_then(|p| p.email),
+        })))
+    }
+
     /// Become a member with an invitation code after signing in with a new Google account.
     #[oai(path = "/auth/verify-invite", method = "post")]
     async fn verify_invite(
@@ -141,7 +194,8 @@ impl GoogleApi {
         format!("{base}/api/auth/google/callback")
     }
 
-    async fn start_inner(&self, google: &GoogleSettings, lang: Lang) -> anyhow::Result<String> {
+    /// The URL at Google and the nonce cookie.
+    async fn start_inner(&self, google: &GoogleSettings, lang: Lang) -> anyhow::Result<(String, String)> {
         let state = &self.0;
         let client = BasicClient::new(ClientId::new(google.client_id.clone()))
             .set_auth_uri(AuthUrl::new(google.auth_url.clone())?)
@@ -155,15 +209,21 @@ impl GoogleApi {
             .add_scope(Scope::new("profile".into()))
             .set_pkce_challenge(challenge)
             .url();
+        let nonce = random_token(state.settings.entropy.as_ref());
         oauth_state::Entity::insert(oauth_state::ActiveModel {
             state_hash: Set(digest(csrf.secret())),
             pkce_verifier: Set(verifier.secret().clone()),
             lang: Set(lang.code().to_string()),
             expires_at: Set(state.now() + STATE_SECONDS),
+            nonce_hash: Set(Some(digest(&nonce))),
         })
         .exec(&state.db)
         .await?;
-        Ok(url.to_string())
+        let cookie = format!(
+            "{NONCE_COOKIE}={nonce}; {}",
+            cookie_attributes("/api/auth/google", STATE_SECONDS, state.secure_cookies())
+        );
+        Ok((url.to_string(), cookie))
     }
 
     async fn callback_inner(
@@ -183,6 +243,11 @@ impl GoogleApi {
             .exec(&state.db)
             .await?;
         anyhow::ensure!(saved.expires_at > now, "expired state");
+        let nonce = cookie(req, NONCE_COOKIE).map(|n| digest(&n));
+        anyhow::ensure!(
+            saved.nonce_hash.is_some() && saved.nonce_hash == nonce,
+            "the sign-in came back to another browser than the one that started it"
+        );
         let lang = Lang::from_tag(&saved.lang).unwrap_or(Lang::En);
 
         let client = BasicClient::new(ClientId::new(google.client_id.clone()))
@@ -209,16 +274,18 @@ impl GoogleApi {
         let mut member = members::by_google_sub(&state.db, &info.sub).await?;
         if member.is_none() {
             if let Some(email) = info.verified_email().and_then(|e| EmailAddress::parse(e).ok()) {
-                // Google vouches for the address, so the member who owns it is this person.
                 if let Some(found) = members::by_email(&state.db, &email).await? {
-                    let mut active = found.into_active_model();
-                    active.google_sub = Set(Some(info.sub.clone()));
-                    member = Some(active.update(&state.db).await?);
+                    if !info.vouches_for(&email) {
+                        // Anyone can open a Google account on this address: the member proves
+                        // it is them with their password once, then the link is made.
+                        return self.await_password(&info, found.id, lang).await;
+                    }
+                    member = Some(link(state, found, &info.sub, lang).await?);
                 }
             }
         }
         if let Some(member) = member {
-            if let Some(old) = sessions::request_session_hash(req) {
+            if let Some(old) = sessions::request_session_hash(req, state.secure_cookies()) {
                 sessions::delete(&state.db, &old).await?;
             }
             let token = sessions::create(
@@ -240,10 +307,41 @@ impl GoogleApi {
             email: Set(info.verified_email().map(str::to_string)),
             name: Set(info.name.clone()),
             expires_at: Set(now + PENDING_SECONDS),
+            link_member_id: Set(None),
         })
         .exec(&state.db)
         .await?;
         Ok(Redirect::Found(page(lang, &format!("/invite?token={pending}")), None))
+    }
+
+    /// Keeps the Google account waiting for member `member_id`'s password login, and sends the
+    /// visitor to the login page with the cookie that login will present.
+    async fn await_password(&self, info: &UserInfo, member_id: i32, lang: Lang) -> anyhow::Result<Redirect> {
+        let state = &self.0;
+        let token = random_token(state.settings.entropy.as_ref());
+        google_pending::Entity::insert(google_pending::ActiveModel {
+            token_hash: Set(digest(&token)),
+            google_sub: Set(info.sub.clone()),
+            email: Set(info.verified_email().map(str::to_string)),
+            name: Set(info.name.clone()),
+            expires_at: Set(state.now() + PENDING_SECONDS),
+            link_member_id: Set(Some(member_id)),
+        })
+        .exec(&state.db)
+        .await?;
+        tracing::info!(
+            event = "google_link_pending",
+            member_id,
+            "Google account waits for the member's password"
+        );
+        let cookie = format!(
+            "{LINK_COOKIE}={token}; {}",
+            cookie_attributes("/api/denglu", PENDING_SECONDS, state.secure_cookies())
+        );
+        Ok(Redirect::Found(
+            page(lang, "/login?error=google_link_password"),
+            Some(cookie),
+        ))
     }
 
     async fn verify_invite_inner(
@@ -254,17 +352,16 @@ impl GoogleApi {
         let state = &self.0;
         state
             .limiter
-            .hit(&format!("code:client:{}", client_key(req)), CODE_ATTEMPTS_PER_CLIENT)
+            .hit(
+                &format!("code:client:{}", client_key(state, req)),
+                CODE_ATTEMPTS_PER_CLIENT,
+            )
             .await??;
         if body.invite_code.trim().is_empty() || body.invite_code.len() > 64 {
             return Err(Failure::BadRequest("errors.inviteInvalid"));
         }
         let now = state.now();
-        let pending = google_pending::Entity::find_by_id(digest(&body.token))
-            .one(&state.db)
-            .await?
-            .filter(|p| p.expires_at > now);
-        let Some(pending) = pending else {
+        let Some(pending) = live_invitation_step(state, &body.token).await? else {
             return Err(Failure::BadRequest("errors.inviteTokenInvalid"));
         };
 
@@ -320,7 +417,7 @@ impl GoogleApi {
             .one(&state.db)
             .await?
             .ok_or_else(|| anyhow::anyhow!("member {member_id} vanished"))?;
-        if let Some(old) = sessions::request_session_hash(req) {
+        if let Some(old) = sessions::request_session_hash(req, state.secure_cookies()) {
             sessions::delete(&state.db, &old).await?;
         }
         let token = sessions::create(
@@ -330,7 +427,13 @@ impl GoogleApi {
             member.id,
         )
         .await?;
-        tracing::info!(username = member.username.as_str(), "member joined with Google");
+        tracing::info!(
+            event = "member_joined_with_google",
+            member_id = member.id,
+            username = member.username.as_str(),
+            client = client_key(state, req).as_str(),
+            "member joined with Google and an invitation"
+        );
         Ok(VerifyInviteResponse::Ok(
             Json(LoginStatus {
                 logged_in: true,
@@ -339,4 +442,54 @@ impl GoogleApi {
             sessions::set_cookie(&token, state.secure_cookies()),
         ))
     }
+}
+
+/// The unexpired invitation step of `token` (not a pending link, which only a login completes).
+async fn live_invitation_step(state: &AppState, token: &str) -> Result<Option<google_pending::Model>, DbErr> {
+    let now = state.now();
+    Ok(google_pending::Entity::find_by_id(digest(token))
+        .one(&state.db)
+        .await?
+        .filter(|p| p.expires_at > now && p.link_member_id.is_none()))
+}
+
+/// Links a Google account to a member for good, and tells the member by mail.
+async fn link(state: &Arc<AppState>, found: member::Model, sub: &str, lang: Lang) -> Result<member::Model, DbErr> {
+    let mut active = found.into_active_model();
+    active.google_sub = Set(Some(sub.to_string()));
+    let member = active.update(&state.db).await?;
+    tracing::info!(event = "google_linked", member_id = member.id, "Google account linked");
+    if let Some(to) = member.email.clone() {
+        let (state, username) = (state.clone(), member.username.clone());
+        tokio::spawn(async move {
+            if let Err(err) = state.mailer.send(&to, lang, &username, Mail::GoogleLinked).await {
+                tracing::error!("sending the Google-linked notice failed: {err:#}");
+            }
+        });
+    }
+    Ok(member)
+}
+
+/// After a password login: links the Google account that waited for this member (the
+/// `google_link` cookie of `await_password`), once.
+pub async fn complete_pending_link(state: &Arc<AppState>, req: &Request, member: &member::Model) -> Result<(), DbErr> {
+    let Some(token) = cookie(req, LINK_COOKIE).filter(|t| !t.is_empty()) else {
+        return Ok(());
+    };
+    let now = state.now();
+    let Some(pending) = google_pending::Entity::find_by_id(digest(&token))
+        .one(&state.db)
+        .await?
+        .filter(|p| p.expires_at > now && p.link_member_id == Some(member.id))
+    else {
+        return Ok(());
+    };
+    let taken = google_pending::Entity::delete_by_id(pending.token_hash.clone())
+        .exec(&state.db)
+        .await?;
+    if taken.rows_affected != 1 || members::by_google_sub(&state.db, &pending.google_sub).await?.is_some() {
+        return Ok(());
+    }
+    link(state, member.clone(), &pending.google_sub, Lang::of_request(req)).await?;
+    Ok(())
 }

@@ -2,9 +2,8 @@
 
 use super::errors::{ApiError, Failure};
 use crate::i18n::Lang;
-use crate::rate_limit::{LOGIN_FAILURES_PER_CLIENT, LOGIN_FAILURES_PER_USER};
 use crate::state::{client_key, AppState};
-use crate::{members, secrets, sessions};
+use crate::{members, passwords, rate_limit, sessions};
 use poem::Request;
 use poem_openapi::param::Query;
 use poem_openapi::payload::Json;
@@ -41,15 +40,31 @@ pub enum LoginResponse {
     Ok(Json<LoginStatus>, #[oai(header = "Set-Cookie")] String),
 }
 
+#[derive(ApiResponse)]
+pub enum LogoutAllResponse {
+    /// Every session of the member has ended, this one included, and its cookie is cleared.
+    #[oai(status = 200)]
+    Ok(Json<LoginStatus>, #[oai(header = "Set-Cookie")] String),
+}
+
 #[OpenApi]
 impl LoginApi {
-    /// Login status, or logout with `?logout=true`.
+    /// Login status, or logout with `?logout=true` (honoured for the site's own `fetch`: a
+    /// request with `Sec-Fetch-Site` other than `same-origin`, or `Sec-Fetch-Dest` other than
+    /// `empty`, gets the status and stays logged in).
     #[oai(path = "/denglu", method = "get")]
     async fn status(&self, req: &Request, logout: Query<Option<bool>>) -> Result<StatusResponse, ApiError> {
         let lang = Lang::of_request(req);
-        self.status_inner(req, logout.0.unwrap_or(false))
+        self.status_inner(req, logout.0.unwrap_or(false) && logout_requested_by_the_site(req))
             .await
             .map_err(|f| (f, lang).into())
+    }
+
+    /// Sign out everywhere: end every session of the signed-in member (401 without one).
+    #[oai(path = "/denglu/logout-all", method = "post")]
+    async fn logout_all(&self, req: &Request) -> Result<LogoutAllResponse, ApiError> {
+        let lang = Lang::of_request(req);
+        self.logout_all_inner(req).await.map_err(|f| (f, lang).into())
     }
 
     /// Log in with username and password.
@@ -60,12 +75,22 @@ impl LoginApi {
     }
 }
 
+/// Logging out by GET is honoured only when the site's own script asked (`fetch` from our
+/// origin): a link on another site, or an image (a feed thumbnail) pointing here, logs nobody
+/// out. Browsers send these Fetch Metadata headers themselves; clients without them (curl, old
+/// browsers) are not told apart.
+fn logout_requested_by_the_site(req: &Request) -> bool {
+    let header = |name: &str| req.headers().get(name).and_then(|v| v.to_str().ok());
+    header("sec-fetch-site").is_none_or(|site| site == "same-origin")
+        && header("sec-fetch-dest").is_none_or(|dest| dest == "empty")
+}
+
 impl LoginApi {
     async fn status_inner(&self, req: &Request, logout: bool) -> Result<StatusResponse, Failure> {
         let state = &self.0;
-        let current = sessions::current(&state.db, state.settings.clock.as_ref(), req).await?;
+        let current = sessions::current(&state.db, state.settings.clock.as_ref(), req, state.secure_cookies()).await?;
         if logout {
-            if let Some(hash) = sessions::request_session_hash(req) {
+            if let Some(hash) = sessions::request_session_hash(req, state.secure_cookies()) {
                 sessions::delete(&state.db, &hash).await?;
             }
             return Ok(StatusResponse::Ok(
@@ -85,15 +110,44 @@ impl LoginApi {
         ))
     }
 
+    async fn logout_all_inner(&self, req: &Request) -> Result<LogoutAllResponse, Failure> {
+        let state = &self.0;
+        let secure = state.secure_cookies();
+        let Some((_, member)) = sessions::current(&state.db, state.settings.clock.as_ref(), req, secure).await? else {
+            return Err(Failure::Unauthorized("errors.unauthorized"));
+        };
+        sessions::delete_others(&state.db, member.id, None).await?;
+        tracing::info!(
+            event = "logout_everywhere",
+            member_id = member.id,
+            "every session ended"
+        );
+        Ok(LogoutAllResponse::Ok(
+            Json(LoginStatus {
+                logged_in: false,
+                username: None,
+            }),
+            sessions::clear_cookie(secure),
+        ))
+    }
+
     async fn login_inner(&self, req: &Request, body: LoginRequest) -> Result<LoginResponse, Failure> {
         let state = &self.0;
-        let user_key = format!("login:user:{}", body.username.trim().to_lowercase());
-        let client_key = format!("login:client:{}", client_key(req));
-        for (key, limits) in [
-            (&user_key, LOGIN_FAILURES_PER_USER),
-            (&client_key, LOGIN_FAILURES_PER_CLIENT),
-        ] {
-            state.limiter.check(key, limits).await??;
+        // The attempt is counted before the password is checked, so simultaneous guesses cannot
+        // all slip in under the limit; a success gives it back.
+        let client = client_key(state, req);
+        // Logged as typed, at most 64 characters; never the password.
+        let typed: String = body.username.chars().take(64).collect();
+        let checks = rate_limit::login_checks(&body.username, &client);
+        if let Err(wait) = state.limiter.hit_all(&checks).await? {
+            tracing::warn!(
+                event = "login_limited",
+                username = typed.as_str(),
+                client = client.as_str(),
+                retry_after = wait.0,
+                "login refused by a limit"
+            );
+            return Err(wait.into());
         }
         let member = if body.username.len() <= 64 {
             members::by_username(&state.db, body.username.trim()).await?
@@ -106,18 +160,40 @@ impl LoginApi {
         } else {
             String::new()
         };
-        let valid = secrets::verify_password(password, member.as_ref().and_then(|m| m.password_hash.clone())).await;
+        let stored = member.as_ref().and_then(|m| m.password_hash.clone());
+        let valid = match passwords::verify(password, stored, state.settings.hash_wait).await {
+            Ok(valid) => valid,
+            Err(busy) => {
+                // No password was checked, so nothing was tried.
+                state.limiter.refund(&checks).await?;
+                return Err(busy.into());
+            }
+        };
         let member = match (valid, member) {
             (true, Some(member)) => member,
             _ => {
-                state.limiter.record(&user_key).await?;
-                state.limiter.record(&client_key).await?;
+                tracing::info!(
+                    event = "login_failed",
+                    username = typed.as_str(),
+                    client = client.as_str(),
+                    "login failed"
+                );
                 return Err(Failure::Unauthorized("errors.loginFailed"));
             }
         };
-        state.limiter.reset(&user_key).await?;
+        tracing::info!(
+            event = "login_succeeded",
+            member_id = member.id,
+            username = member.username.as_str(),
+            client = client.as_str(),
+            "logged in"
+        );
+        let [own, shared @ ..] = &checks;
+        state.limiter.reset(&own.0).await?;
+        state.limiter.refund(shared).await?;
+        super::google::complete_pending_link(state, req, &member).await?;
         // A new id on every login: a session id planted before login is worth nothing after it.
-        if let Some(old) = sessions::request_session_hash(req) {
+        if let Some(old) = sessions::request_session_hash(req, state.secure_cookies()) {
             sessions::delete(&state.db, &old).await?;
         }
         let token = sessions::create(

@@ -6,9 +6,9 @@ use crate::db::entities::email_code::REGISTER;
 use crate::domain::{EmailAddress, EmailCode, Password, Username};
 use crate::i18n::{t, Lang};
 use crate::mail::Mail;
-use crate::rate_limit::{CODE_ATTEMPTS_PER_CLIENT, MAIL_PER_ADDRESS, MAIL_PER_CLIENT};
+use crate::rate_limit::{self, CODE_ATTEMPTS_PER_CLIENT};
 use crate::state::{client_key, AppState};
-use crate::{invites, members, secrets};
+use crate::{invites, members, passwords};
 use poem::Request;
 use poem_openapi::payload::Json;
 use poem_openapi::{ApiResponse, Object, OpenApi};
@@ -81,11 +81,9 @@ impl RegisterApi {
         let state = &self.0;
         let email = EmailAddress::parse(&body.email).map_err(Failure::BadRequest)?;
         let username = Username::parse(body.username.trim()).map_err(Failure::BadRequest)?;
-        let address_key = format!("mail:address:{}", email.key());
-        let client_key = format!("mail:client:{}", client_key(req));
         state
             .limiter
-            .hit_all(&[(&address_key, MAIL_PER_ADDRESS), (&client_key, MAIL_PER_CLIENT)])
+            .hit_all(&rate_limit::mail_checks(&email.key(), &client_key(state, req)))
             .await??;
         // An address that is already a member's gets a notice instead of a code: the answer to
         // the caller stays the same, and only the address's owner learns of the attempt.
@@ -142,14 +140,17 @@ impl RegisterApi {
         }
         state
             .limiter
-            .hit(&format!("code:client:{}", client_key(req)), CODE_ATTEMPTS_PER_CLIENT)
+            .hit(
+                &format!("code:client:{}", client_key(state, req)),
+                CODE_ATTEMPTS_PER_CLIENT,
+            )
             .await??;
         let now = state.now();
         let Some(live_code) = codes::check(&state.db, now, REGISTER, &email.key(), code.as_str(), |_| true).await?
         else {
             return Err(Failure::BadRequest("errors.codeInvalid"));
         };
-        let password_hash = secrets::hash_password(password.as_str().to_string()).await?;
+        let password_hash = passwords::hash(password.as_str().to_string(), state.settings.hash_wait).await?;
 
         // The account, the invitation's use and the code's consumption commit together or not at all.
         // The first statement writes, so SQLite takes its write lock at once instead of failing
@@ -187,7 +188,12 @@ impl RegisterApi {
                 return Err(err.into());
             }
         }
-        tracing::info!(username = username.as_str(), "member registered");
+        tracing::info!(
+            event = "member_registered",
+            username = username.as_str(),
+            client = client_key(state, req).as_str(),
+            "member registered with an invitation"
+        );
         Ok(RegisterResponse::Ok(Json(MessageBody {
             message: t(lang, "messages.registered"),
         })))

@@ -2,19 +2,19 @@
 
 use super::errors::{ApiError, Failure, MessageBody};
 use crate::codes;
-use crate::db::entities::{email_code::RESET, member, reset_token};
+use crate::db::entities::{email_code, email_code::RESET, google_pending, member, reset_token};
 use crate::domain::{EmailAddress, EmailCode, Password, Username};
 use crate::i18n::{t, Lang};
 use crate::mail::Mail;
-use crate::rate_limit::{CODE_ATTEMPTS_PER_CLIENT, MAIL_PER_ADDRESS, MAIL_PER_CLIENT};
+use crate::rate_limit::{self, CODE_ATTEMPTS_PER_CLIENT};
 use crate::secrets::{digest, random_token};
 use crate::state::{client_key, AppState};
-use crate::{members, secrets, sessions};
+use crate::{members, passwords, sessions};
 use poem::Request;
 use poem_openapi::auth::Bearer;
 use poem_openapi::payload::Json;
 use poem_openapi::{ApiResponse, Object, OpenApi, SecurityScheme};
-use sea_orm::{ActiveModelTrait, EntityTrait, IntoActiveModel, Set, TransactionTrait};
+use sea_orm::{ActiveModelTrait, ColumnTrait, EntityTrait, IntoActiveModel, QueryFilter, Set, TransactionTrait};
 use std::sync::Arc;
 
 pub const RESET_TOKEN_SECONDS: i64 = 15 * 60;
@@ -122,11 +122,9 @@ impl ResetApi {
         let email = EmailAddress::parse(&body.email).map_err(Failure::BadRequest)?;
         let username = Username::parse(body.username.trim()).map_err(Failure::BadRequest)?;
         // Limits count every request, member or not, so a 429 says nothing about the account.
-        let address_key = format!("mail:address:{}", email.key());
-        let client_key = format!("mail:client:{}", client_key(req));
         state
             .limiter
-            .hit_all(&[(&address_key, MAIL_PER_ADDRESS), (&client_key, MAIL_PER_CLIENT)])
+            .hit_all(&rate_limit::mail_checks(&email.key(), &client_key(&state, req)))
             .await??;
         let member = members::by_username(&state.db, username.as_str())
             .await?
@@ -169,7 +167,10 @@ impl ResetApi {
         let code = EmailCode::parse(&body.code).map_err(Failure::BadRequest)?;
         state
             .limiter
-            .hit(&format!("code:client:{}", client_key(req)), CODE_ATTEMPTS_PER_CLIENT)
+            .hit(
+                &format!("code:client:{}", client_key(state, req)),
+                CODE_ATTEMPTS_PER_CLIENT,
+            )
             .await??;
         let now = state.now();
         let member = members::by_username(&state.db, body.username.trim()).await?;
@@ -216,7 +217,7 @@ impl ResetApi {
             return Err(Failure::Unauthorized("errors.tokenInvalid"));
         };
         let password = Password::parse(&body.new_password).map_err(Failure::BadRequest)?;
-        let hash = secrets::hash_password(password.as_str().to_string()).await?;
+        let hash = passwords::hash(password.as_str().to_string(), state.settings.hash_wait).await?;
 
         let txn = state.db.begin().await?;
         // Deleting the token first makes it single-use even when two resets race.
@@ -227,13 +228,34 @@ impl ResetApi {
         }
         let mut active = member.clone().into_active_model();
         active.password_hash = Set(Some(hash));
+        // Whoever took over the account may have linked their Google account: a reset unlinks.
+        active.google_sub = Set(None);
         active.update(&txn).await?;
-        let keep = sessions::current(&txn, state.settings.clock.as_ref(), req)
+        google_pending::Entity::delete_many()
+            .filter(google_pending::Column::LinkMemberId.eq(member.id))
+            .exec(&txn)
+            .await?;
+        // Other codes and tokens of this member asked for meanwhile die with the old password.
+        reset_token::Entity::delete_many()
+            .filter(reset_token::Column::MemberId.eq(member.id))
+            .exec(&txn)
+            .await?;
+        email_code::Entity::delete_many()
+            .filter(email_code::Column::MemberId.eq(member.id))
+            .exec(&txn)
+            .await?;
+        let keep = sessions::current(&txn, state.settings.clock.as_ref(), req, state.secure_cookies())
             .await?
             .filter(|(_, m)| m.id == member.id)
             .map(|(hash, _)| hash);
         sessions::delete_others(&txn, member.id, keep.as_deref()).await?;
         txn.commit().await?;
+        tracing::info!(
+            event = "password_reset",
+            member_id = member.id,
+            client = client_key(&state, req).as_str(),
+            "password reset; other sessions, codes and Google links removed"
+        );
 
         if let Some(to) = member.email.clone() {
             let state = state.clone();

@@ -2,6 +2,7 @@
 //! TEST_DATABASE_URL names a server), a clock the test moves, and the mail outbox.
 #![allow(dead_code)]
 
+pub mod process;
 pub mod servers;
 
 use api::clock::ManualClock;
@@ -140,6 +141,8 @@ impl TestApp {
         let mut settings = Settings::for_data_dir(&dir.path().join("data"), &dir.path().join("dist"), 8080);
         settings.database_url = database_url.clone();
         settings.clock = Arc::new(clock.clone());
+        // Tests run side by side on few cores: a password check may queue long for its turn.
+        settings.hash_wait = Duration::from_secs(300);
         configure(&mut settings);
         let state = api::startup::build_state(settings).await.expect("app state");
         let endpoint = poem::Route::new().nest("/api", api::startup::api_endpoint(state.clone()));
@@ -150,6 +153,15 @@ impl TestApp {
             state,
             dir,
             database_url,
+        }
+    }
+
+    /// The API on a real loopback listener, so each request carries its TCP peer's address.
+    pub async fn listen(&self) -> Remote {
+        let endpoint = poem::Route::new().nest("/api", api::startup::api_endpoint(self.state.clone()));
+        let addr = servers::serve(endpoint).await;
+        Remote {
+            base: format!("http://{addr}"),
         }
     }
 
@@ -261,6 +273,49 @@ impl TestApp {
     }
 }
 
+/// The API over TCP (`TestApp::listen`).
+pub struct Remote {
+    pub base: String,
+}
+
+/// A client whose connections come from `source`: on Linux every 127.x.y.z is a loopback
+/// address, so tests can be many clients at once.
+pub fn client_from(source: &str) -> reqwest::Client {
+    reqwest::Client::builder()
+        .local_address(Some(source.parse().expect("an IP address")))
+        .no_proxy()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .expect("a client")
+}
+
+impl Remote {
+    pub async fn post(&self, client: &reqwest::Client, path: &str, body: Value, headers: &[(&str, &str)]) -> Reply {
+        let mut req = client.post(format!("{}{path}", self.base)).json(&body);
+        for (name, value) in headers {
+            req = req.header(*name, *value);
+        }
+        Reply::from_reqwest(req.send().await.expect("an answer")).await
+    }
+
+    pub async fn get(&self, client: &reqwest::Client, path: &str, headers: &[(&str, &str)]) -> Reply {
+        let mut req = client.get(format!("{}{path}", self.base));
+        for (name, value) in headers {
+            req = req.header(*name, *value);
+        }
+        Reply::from_reqwest(req.send().await.expect("an answer")).await
+    }
+}
+
+/// How many of `replies` had each status.
+pub fn tally(replies: &[Reply]) -> std::collections::BTreeMap<u16, usize> {
+    let mut counts = std::collections::BTreeMap::new();
+    for reply in replies {
+        *counts.entry(reply.status.as_u16()).or_default() += 1;
+    }
+    counts
+}
+
 pub struct Reply {
     pub status: StatusCode,
     pub headers: HeaderMap,
@@ -273,6 +328,25 @@ impl Reply {
         let status = resp.status();
         let headers = resp.headers().clone();
         let text = resp.into_body().into_string().await.expect("body");
+        let body = serde_json::from_str(&text).unwrap_or(Value::Null);
+        Reply {
+            status,
+            headers,
+            text,
+            body,
+        }
+    }
+
+    pub async fn from_reqwest(resp: reqwest::Response) -> Reply {
+        let status = StatusCode::from_u16(resp.status().as_u16()).expect("a status");
+        let mut headers = HeaderMap::new();
+        for (name, value) in resp.headers() {
+            headers.append(
+                name.as_str().parse::<poem::http::HeaderName>().unwrap(),
+                value.as_bytes().try_into().unwrap(),
+            );
+        }
+        let text = resp.text().await.expect("body");
         let body = serde_json::from_str(&text).unwrap_or(Value::Null);
         Reply {
             status,
@@ -298,7 +372,7 @@ impl Reply {
     pub fn session_cookie(&self) -> Option<String> {
         let set = self.set_cookie()?;
         let pair = set.split(';').next()?.trim().to_string();
-        pair.starts_with("session=").then_some(pair)
+        (pair.starts_with("session=") || pair.starts_with("__Host-session=")).then_some(pair)
     }
 
     /// The text of the JSON field the client reads.

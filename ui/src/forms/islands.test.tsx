@@ -164,6 +164,17 @@ describe('LoginForm', () => {
     expect(screen.getByRole('link', { name: '忘記密碼？' }).getAttribute('href')).toBe('/zh/verifycode');
     expect(screen.getByRole('link', { name: '還沒有帳號？註冊' }).getAttribute('href')).toBe('/zh/register');
   });
+
+  it('asks for the password once when a Google account waits to be linked', async () => {
+    vi.stubGlobal('fetch', fakeFetch());
+    window.history.replaceState(null, '', '/ja/login?error=google_link_password');
+    render(tree(LoginForm, { lang: 'ja' }, 'ja'));
+    expect(
+      await screen.findByText(
+        'この Google アカウントのメールアドレスは会員アカウントのものです。一度パスワードでログインすると連携されます。',
+      ),
+    ).toBeTruthy();
+  });
 });
 
 describe('ResetPasswordForm', () => {
@@ -217,20 +228,35 @@ describe('ForgotPasswordForm and InviteForm', () => {
   });
 
   it("invite: required code, then the server's error field", async () => {
-    const fetchMock = fakeFetch(() => new Response('{"error":"Code used up"}', { status: 400 }));
+    const fetchMock = fakeFetch((path) =>
+      path.startsWith('/api/auth/google/pending') ? new Response('{}') : new Response('{"error":"Code used up"}', { status: 400 }),
+    );
     vi.stubGlobal('fetch', fetchMock);
+    const posts = () => fetchMock.mock.calls.filter((call) => (call[1] as RequestInit | undefined)?.method === 'POST');
     window.history.replaceState(null, '', '/invite?token=t1');
     render(tree(InviteForm, { lang: 'en' }));
     fireEvent.click(screen.getByRole('button', { name: 'Submit' }));
     expect(await screen.findByText('Please enter invitation code')).toBeTruthy();
-    expect(fetchMock).not.toHaveBeenCalled();
+    expect(posts()).toEqual([]);
     fireEvent.change(screen.getByRole('textbox', { name: 'Invitation code' }), { target: { value: 'C0DE' } });
     fireEvent.click(screen.getByRole('button', { name: 'Submit' }));
     expect(await screen.findByText('Code used up')).toBeTruthy();
-    expect(JSON.parse((fetchMock.mock.calls[0] as unknown as [string, RequestInit])[1].body as string)).toEqual({
+    expect(JSON.parse((posts()[0] as unknown as [string, RequestInit])[1].body as string)).toEqual({
       token: 't1',
       inviteCode: 'C0DE',
     });
+  });
+
+  it('invite: shows which Google account is joining', async () => {
+    const fetchMock = fakeFetch((path) =>
+      path === '/api/auth/google/pending?token=t%202' ? new Response('{"email":"new.person@gmail.com"}') : new Response('{}'),
+    );
+    vi.stubGlobal('fetch', fetchMock);
+    window.history.replaceState(null, '', '/invite?token=t%202');
+    render(tree(InviteForm, { lang: 'en' }));
+    expect(
+      await screen.findByText('Joining with the Google account new.person@gmail.com. Enter your invitation code to finish.'),
+    ).toBeTruthy();
   });
 });
 

@@ -1,6 +1,6 @@
 // The invitation screen (SPEC.md section 2): a Google account that is not yet a member arrives
 // with ?token=...; one code field, POST /api/auth/verify-invite, success to /MemberPage.
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { BackButton, BusyButton, ErrorBox, FormCard, TextField, preventing, queryParam, useT } from '../forms/FormParts';
 import { useBusy } from '../forms/useBusy';
 import { postJson, serverText } from '../forms/api';
@@ -18,6 +18,21 @@ export default function InviteForm({ lang: langProp }: { lang?: string }) {
   const [inviteCode, setInviteCode] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, run] = useBusy();
+  const [googleEmail, setGoogleEmail] = useState<string | null>(null);
+
+  // Who is joining: the Google account's address, so a visitor lured into someone else's
+  // sign-in sees that it is not theirs before using an invitation.
+  useEffect(() => {
+    const token = queryParam('token');
+    if (!token) return;
+    fetch(`/api/auth/google/pending?token=${encodeURIComponent(token)}`, { headers: { Accept: 'application/json' } })
+      .then((res) => (res.ok ? res.json() : null))
+      .then((body: unknown) => {
+        const email = (body as { email?: unknown } | null)?.email;
+        if (typeof email === 'string') setGoogleEmail(email);
+      })
+      .catch((err: unknown) => console.warn('reading the Google account failed', err));
+  }, []);
 
   const submit = () =>
     run(async () => {
@@ -39,7 +54,14 @@ export default function InviteForm({ lang: langProp }: { lang?: string }) {
   return (
     <FormCard
       title={t('invite.title', 'Invitation code')}
-      subtitle={t('invite.subtitle', 'Enter your invitation code to finish joining.')}
+      subtitle={
+        googleEmail
+          ? t('invite.subtitleGoogle', {
+              email: googleEmail,
+              defaultValue: 'Joining with the Google account {{email}}. Enter your invitation code to finish.',
+            })
+          : t('invite.subtitle', 'Enter your invitation code to finish joining.')
+      }
       back={<BackButton lang={lang} label={t('invite.back', 'Back')} />}
     >
       <ErrorBox id={errorId} message={error} />

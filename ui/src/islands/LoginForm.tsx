@@ -24,13 +24,22 @@ export default function LoginForm({ lang: langProp }: { lang?: string }) {
   const [busy, run] = useBusy();
 
   // The API sends a visitor back here with ?error=google_unavailable when Google is not set up,
-  // and ?error=google_failed when the sign-in at Google did not complete.
+  // ?error=google_failed when the sign-in at Google did not complete, and
+  // ?error=google_link_password when the Google account's address is a member's but only the
+  // member's password can prove it is theirs (that login then links the Google account).
   useEffect(() => {
     const reason = queryParam('error');
     if (reason === 'google_unavailable') {
       setError(t('login.errors.googleUnavailable', 'Google sign-in is not available right now'));
     } else if (reason === 'google_failed') {
       setError(t('login.errors.googleFailed', 'Google sign-in failed, please try again'));
+    } else if (reason === 'google_link_password') {
+      setError(
+        t(
+          'login.errors.googleLinkPassword',
+          'This Google account uses the email address of a member account. Log in with your password once to link them.',
+        ),
+      );
     }
   }, [t]);
 

@@ -1,0 +1,107 @@
+//! `api serve` as its own process, for what only a whole process shows: its memory, its listener.
+#![allow(dead_code)]
+
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+pub struct ServeProcess {
+    pub child: Child,
+    pub addr: std::net::SocketAddr,
+    pub dir: tempfile::TempDir,
+}
+
+/// The smallest `dist/` the server accepts.
+fn write_dist(dist: &Path) {
+    std::fs::create_dir_all(dist).unwrap();
+    std::fs::write(
+        dist.join("_site.json"),
+        r#"{"languages":[{"code":"en","tag":"en"},{"code":"zh","tag":"zh-Hant"},{"code":"ja","tag":"ja"}],
+            "default_language":"en","script_hashes":[],"dev":false}"#,
+    )
+    .unwrap();
+    std::fs::write(dist.join("index.html"), "<!doctype html><title>home</title>").unwrap();
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+impl ServeProcess {
+    /// Starts `api serve` on a free port with a fresh SQLite database, plus `env`, and waits
+    /// until it answers.
+    pub async fn start(env: &[(&str, &str)]) -> ServeProcess {
+        let dir = tempfile::tempdir().unwrap();
+        write_dist(&dir.path().join("dist"));
+        let port = free_port();
+        let log = std::fs::File::create(dir.path().join("server.log")).unwrap();
+        let child = Command::new(env!("CARGO_BIN_EXE_api"))
+            .arg("serve")
+            .env("PORT", port.to_string())
+            .env("DIST_DIR", dir.path().join("dist"))
+            .env("DATA_DIR", dir.path().join("data"))
+            .env_remove("DATABASE_URL")
+            .env("RUST_LOG", "warn")
+            .envs(env.iter().copied())
+            .stdout(Stdio::null())
+            .stderr(log)
+            .spawn()
+            .expect("start api serve");
+        let addr: std::net::SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
+        let process = ServeProcess { child, addr, dir };
+        for _ in 0..600 {
+            if tokio::net::TcpStream::connect(addr).await.is_ok() {
+                return process;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        panic!("api serve never listened on {addr}:\n{}", process.log());
+    }
+
+    /// What the server has logged so far (its standard error).
+    pub fn log(&self) -> String {
+        std::fs::read_to_string(self.dir.path().join("server.log")).unwrap_or_default()
+    }
+
+    /// Waits until the log has a line containing `text`.
+    pub async fn wait_for_log(&self, text: &str) -> String {
+        for _ in 0..600 {
+            let log = self.log();
+            if log.contains(text) {
+                return log;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        panic!("no {text:?} in the log:\n{}", self.log());
+    }
+
+    pub fn base(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// A line of /proc/PID/status in KiB, e.g. `VmHWM` (peak resident memory).
+    pub fn status_kib(&self, field: &str) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap();
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix(&format!("{field}:")))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+            .unwrap_or_else(|| panic!("no {field} in {status}"))
+    }
+
+    /// Whether the process is still running.
+    pub fn alive(&mut self) -> bool {
+        self.child.try_wait().unwrap().is_none()
+    }
+}
+
+impl Drop for ServeProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
