@@ -244,7 +244,7 @@ on_both_databases! {
         assert_eq!(g.app.logged_in_as(&cookie.unwrap()).await.as_deref(), Some("dora"));
         assert_eq!(g.google_sub_of("dora").await.as_deref(), Some("sub-3"));
         let mails = g.app.wait_for_mails("dora@gmail.com", 2).await;
-        assert_eq!(mails[1].subject, "您的帳號已連結 Google 帳號");
+        assert_eq!(mails[1].subject, "您在 127.0.0.1 的帳號已連結 Google 帳號");
     }
 
     async fn a_workspace_account_links_at_once_for_its_own_domain(backend: Backend) {
@@ -295,7 +295,7 @@ on_both_databases! {
             .assert(StatusCode::OK);
         assert_eq!(g.google_sub_of("finn").await.as_deref(), Some("sub-7"));
         let mails = g.app.wait_for_mails("finn@example.com", 2).await;
-        assert_eq!(mails[1].subject, "A Google account was linked to your account");
+        assert_eq!(mails[1].subject, "A Google account was linked to your account on 127.0.0.1");
         let (location, _) = g.sign_in(profile("sub-7", "finn@example.com", true, "Finn"), None).await;
         assert_eq!(location, "/MemberPage");
     }
