@@ -27,7 +27,7 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-# The static part of the server needs the build facts of dist/ (CONTRACT.md, dist/_site.json).
+# The static part of the server needs the build facts of dist/ (docs/internals.md, dist/_site.json).
 mkdir -p "$WORK/dist" "$WORK/data"
 cat >"$WORK/dist/_site.json" <<'JSON'
 {"languages":[{"code":"en","tag":"en"},{"code":"zh","tag":"zh-Hant"},{"code":"ja","tag":"ja"}],

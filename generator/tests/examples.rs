@@ -37,7 +37,7 @@ const ARTICLE_SECTIONS: [&str; 8] = [
     "when-to-use",
     "limitations",
 ];
-/// Routes outside this section that the articles may link to (CONTRACT.md's route list).
+/// Routes outside this section that the articles may link to (README, "Writing content").
 const OTHER_ROUTES: [&str; 4] = [
     "/investment-basics",
     "/investment-basics/what-is-investing",

@@ -208,7 +208,7 @@ describe('blog list on /about', () => {
       assert.equal(await page.locator('.blog-loading').count(), 0);
       assert.equal(await page.locator('.blog-card').count(), 0);
       assert.ok(feed.hits.broken >= 1, 'the server asked the upstream');
-      // SPEC.md section 8: the failure is only logged, never an error on the console.
+      // The failure is only logged, never an error on the console.
       assert.deepEqual(page.problems(), []);
     } finally {
       await page.closeContext();

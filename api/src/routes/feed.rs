@@ -10,7 +10,7 @@ use tokio::sync::Mutex;
 
 pub struct FeedApi(pub Arc<AppState>);
 
-/// A blog post, in SPEC.md's shape.
+/// A blog post, in the shape the site's UI reads.
 #[derive(Object, Debug, Clone)]
 #[oai(rename_all = "camelCase")]
 pub struct BlogPost {

@@ -1,6 +1,6 @@
 import { pickThumbnail } from './thumbnail';
 
-/** One post as `GET /api/feed` returns it (SPEC.md section 3). */
+/** One post as `GET /api/feed` returns it. */
 export interface FeedPost {
   title: string;
   link: string;
@@ -66,7 +66,7 @@ export async function fetchFeed(url: string, signal?: AbortSignal): Promise<Blog
 }
 
 /**
- * Resolves once every image has loaded or failed (SPEC.md section 4: images are preloaded before
+ * Resolves once every image has loaded or failed (images are preloaded before
  * posts show), with the URLs that failed; a slow image host cannot hold the list back longer than
  * `timeoutMs` (its images count as not failed).
  */

@@ -1,4 +1,4 @@
-/** SPEC.md section 9: cards per page, and how many feed items are the recent posts. */
+/** Cards per page, and how many feed items are the recent posts. */
 export const POSTS_PER_PAGE = 4;
 export const RECENT_COUNT = 4;
 

@@ -23,7 +23,7 @@ export function firstImageSrc(html: unknown): string | null {
   return img[1] ?? img[2] ?? img[3] ?? null;
 }
 
-/** SPEC.md section 3: the post's thumbnail, else the first image in its content, else the default. */
+/** The post's thumbnail, else the first image in its content, else the default. */
 export function pickThumbnail(post: { thumbnail?: unknown; content?: unknown }): string {
   return safeImageUrl(post.thumbnail) ?? safeImageUrl(firstImageSrc(post.content)) ?? DEFAULT_THUMBNAIL;
 }

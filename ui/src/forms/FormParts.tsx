@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent, t
 import { useTranslation } from 'react-i18next';
 import { localizedPath, type Lang } from '../lib/languages';
 
-/** SPEC.md: the back button goes one page back; a first page in the tab goes home instead. */
+/** The back button goes one page back; a first page in the tab goes home instead. */
 export function goBack(lang: Lang): void {
   if (window.history.length > 1) window.history.back();
   else window.location.assign(localizedPath('/', lang));

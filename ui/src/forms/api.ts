@@ -6,7 +6,7 @@ export interface ApiAnswer {
 }
 
 /**
- * POST JSON with the session cookie (SPEC.md section 7: all login-related calls include
+ * POST JSON with the session cookie (all login-related calls include
  * credentials). A network failure resolves as status 0 so every caller has one failure path.
  */
 export async function postJson(path: string, body: unknown, opts: { token?: string } = {}): Promise<ApiAnswer> {

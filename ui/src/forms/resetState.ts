@@ -1,5 +1,5 @@
 /**
- * What /verifycode hands to /reset-password (SPEC.md: "navigation state"). Pages are separate
+ * What /verifycode hands to /reset-password ("navigation state"). Pages are separate
  * documents, so lib/navigation carries it in sessionStorage keyed by this route, read once.
  */
 export const RESET_ROUTE = '/reset-password';

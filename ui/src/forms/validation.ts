@@ -1,5 +1,5 @@
 /**
- * Client-side checks of SPEC.md section 5. Each returns the translation key of the message to
+ * Client-side checks of the forms' rules. Each returns the translation key of the message to
  * show, or null when the form may be sent; a non-null answer means no request is made.
  */
 export type MessageKey = string;
@@ -23,7 +23,7 @@ export function validateRegister(f: RegisterFields): MessageKey | null {
   return all.some(blank) ? 'register.errors.empty' : null;
 }
 
-/** SPEC.md's simple shape: no spaces, something@something.something. */
+/** The simple shape the forms accept: no spaces, something@something.something. */
 export const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** The email-confirm button's check; its message is shown in an error modal. */

@@ -1,4 +1,4 @@
-// The articles page's list of the owner's external blog posts (SPEC.md sections 2 and 4): a
+// The articles page's list of the owner's external blog posts: a
 // loading message, then the latest 4 as recent posts and every post as a card, 4 to a page.
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -68,7 +68,7 @@ export default function BlogList({ feedUrl = '/api/feed' }: { feedUrl?: string }
   const started = useRef(false);
 
   useEffect(() => {
-    // SPEC.md section 4: the feed loads once at start.
+    // The feed loads once at start.
     if (started.current) return;
     started.current = true;
     let alive = true;
@@ -78,7 +78,7 @@ export default function BlogList({ feedUrl = '/api/feed' }: { feedUrl?: string }
         if (alive) setPosts(list.map((p) => ({ ...p, image: shownThumbnail(p.image, failed) })));
       })
       .catch((err: unknown) => {
-        // SPEC.md section 8: a feed failure is only logged; the page shows its empty state.
+        // A feed failure is only logged; the page shows its empty state.
         console.warn('blog feed could not be loaded', err);
       })
       .finally(() => {

@@ -1,4 +1,4 @@
-// The forgot-password screen at /verifycode (SPEC.md section 2): username, email with a send-code
+// The forgot-password screen at /verifycode: username, email with a send-code
 // button (POST /api/send-verify-code), the code, then POST /api/verify-code; a token answer goes
 // on to /reset-password with username and token as navigation state.
 import { useId, useState } from 'react';

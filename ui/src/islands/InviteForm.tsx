@@ -1,4 +1,4 @@
-// The invitation screen (SPEC.md section 2): a Google account that is not yet a member arrives
+// The invitation screen: a Google account that is not yet a member arrives
 // with ?token=...; one code field, POST /api/auth/verify-invite, success to /MemberPage.
 import { useEffect, useId, useState } from 'react';
 import { BackButton, BusyButton, ErrorBox, FormCard, TextField, preventing, queryParam, useT } from '../forms/FormParts';

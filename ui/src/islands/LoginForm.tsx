@@ -1,4 +1,4 @@
-// The login screen (SPEC.md section 2): username + password to POST /api/denglu, Google sign-in,
+// The login screen: username + password to POST /api/denglu, Google sign-in,
 // links to the forgot-password and register screens.
 import { useEffect, useId, useState } from 'react';
 import { BackButton, BusyButton, ErrorBox, FormCard, TextField, preventing, queryParam, useT } from '../forms/FormParts';

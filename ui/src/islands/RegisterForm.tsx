@@ -1,4 +1,4 @@
-// The register screen (SPEC.md section 2): username, password, email with the email-confirm
+// The register screen: username, password, email with the email-confirm
 // button (POST /api/send-email), the emailed code, an invitation code, then POST /api/register.
 import { useId, useRef, useState } from 'react';
 import { BackButton, BusyButton, ErrorBox, FormCard, TextField, preventing, useT } from '../forms/FormParts';
@@ -44,7 +44,7 @@ export default function RegisterForm({ lang: langProp }: { lang?: string }) {
         username: fields.username.trim(),
         preferredLanguage: readSelectedLanguage() ?? 'en',
       });
-      // SPEC.md section 7: the answer is only logged; the modal says what happened.
+      // The answer is only logged; the modal says what happened.
       console.info('send-email', answer.status, answer.data);
       setModal(
         answer.ok

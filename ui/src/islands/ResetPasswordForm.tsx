@@ -1,4 +1,4 @@
-// The reset screen (SPEC.md section 2): new + confirm password, POST /api/reset-password with the
+// The reset screen: new + confirm password, POST /api/reset-password with the
 // verification step's token as a bearer header; without that step's state: 'Illegal entry'.
 import { useEffect, useId, useRef, useState } from 'react';
 import { BackButton, BusyButton, ErrorBox, FormCard, StatusBox, TextField, preventing, useT } from '../forms/FormParts';
@@ -10,7 +10,7 @@ import { isLang, localizedPath, type Lang } from '../lib/languages';
 import { navigate, takeNavigationState } from '../lib/navigation';
 import { RESET_ROUTE, isResetState as validState, type ResetNavigationState } from '../forms/resetState';
 
-/** SPEC.md section 9: the wait between the success message and /login. */
+/** The wait between the success message and /login. */
 export const RESET_REDIRECT_MS = 2000;
 
 export default function ResetPasswordForm({ lang: langProp }: { lang?: string }) {

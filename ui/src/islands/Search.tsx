@@ -1,4 +1,4 @@
-// The search page (SPEC.md section 2): a text box and a button over the generator's index.
+// The search page: a text box and a button over the generator's index.
 // States: loading translations → searching → results. Results follow every keystroke; the query
 // is kept in ?q= so a reload or the back button shows the same results.
 import { useDeferredValue, useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';

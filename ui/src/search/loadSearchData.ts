@@ -4,7 +4,7 @@ import { LANGS } from './paths';
 import type { RouteLabels, SearchIndex } from './types';
 
 /**
- * SPEC.md section 7: the search page reads all three translation files itself, so a Japanese
+ * The search page reads all three translation files itself, so a Japanese
  * word finds the Japanese label of a page from an English page. A language whose file cannot be
  * read keeps the text the page already holds for it (`held`: its own language, which came with
  * the page), else the built-in labels (section 8).

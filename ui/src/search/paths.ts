@@ -1,4 +1,4 @@
-/** Languages served; English pages have no prefix (team contract). */
+/** Languages served; English pages have no prefix (README, "Writing content"). */
 export const LANGS = ['en', 'zh', 'ja'] as const;
 export type Lang = (typeof LANGS)[number];
 

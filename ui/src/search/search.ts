@@ -3,7 +3,7 @@ import { FUZZY_THRESHOLD, FuzzyScorer, words, type Word } from './similarity';
 import { localizePath } from './paths';
 import type { IndexPage, ResultKind, RouteLabels, SearchIndex, SearchResult } from './types';
 
-/** SPEC.md section 9's priorities: lower shows first. */
+/** Result priorities: lower shows first. */
 export const PRIORITY = { keyword: 1, path: 2, text: 3, fuzzy: 4, recommended: 10 } as const;
 
 /** Pages recommended when nothing matches, in this order (priority 10, 11, 12). */
@@ -95,7 +95,7 @@ export function prepareIndex(index: SearchIndex): PreparedIndex {
   };
 }
 
-/** SPEC.md section 5: substring matching in both directions, case already lowered. */
+/** Substring matching in both directions, case already lowered. */
 export function matchesEitherWay(item: string, query: string): boolean {
   if (!item || !query) return false;
   return item.includes(query) || (Array.from(item).length >= MIN_ITEM_IN_QUERY && query.includes(item));
@@ -228,7 +228,7 @@ export function recommendations(index: PreparedIndex | null, lang: string, label
   });
 }
 
-/** SPEC.md section 8: a search error gives a single result to home. */
+/** A search error gives a single result to home. */
 export function fallbackResults(lang: string, labels?: RouteLabels): SearchResult[] {
   const url = localizePath('/', lang);
   return [
@@ -248,7 +248,7 @@ export function fallbackResults(lang: string, labels?: RouteLabels): SearchResul
 /**
  * Search the index. The query is trimmed and compared case-insensitively as one string, so
  * Chinese and Japanese queries (no spaces between words) work like English ones.
- * Returns null for an empty query (SPEC.md: empty is ignored).
+ * Returns null for an empty query (empty is ignored).
  */
 export function search(index: PreparedIndex, rawQuery: string, opts: SearchOptions): SearchOutcome | null {
   const q = rawQuery.trim().toLowerCase();
@@ -267,7 +267,7 @@ export function search(index: PreparedIndex, rawQuery: string, opts: SearchOptio
   return { kind: 'recommended', results: recommendations(index, opts.lang, opts.labels) };
 }
 
-/** `search`, but any failure (a broken index) becomes SPEC.md's single fallback result. */
+/** `search`, but any failure (a broken index) becomes the single fallback result to home. */
 export function safeSearch(index: PreparedIndex | null, rawQuery: string, opts: SearchOptions): SearchOutcome | null {
   if (!rawQuery.trim()) return null;
   try {
@@ -280,7 +280,7 @@ export function safeSearch(index: PreparedIndex | null, rawQuery: string, opts: 
 }
 
 /**
- * Route labels when the translation files cannot be loaded (SPEC.md section 8: a small
+ * Route labels when the translation files cannot be loaded (a small
  * built-in set). Keys are route segments, as in `breadcrumb.segments`.
  */
 export const BUILTIN_LABELS: RouteLabels = {

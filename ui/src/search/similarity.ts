@@ -1,4 +1,4 @@
-/** SPEC.md section 9: a fuzzy suggestion is shown only above this similarity. */
+/** A fuzzy suggestion is shown only above this similarity. */
 export const FUZZY_THRESHOLD = 0.2;
 
 /** Levenshtein distance over code points, so one CJK character counts as one edit. */

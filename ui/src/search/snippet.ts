@@ -1,4 +1,4 @@
-/** SPEC.md section 9: characters of context on each side of the match. */
+/** Characters of context on each side of the match. */
 export const SNIPPET_CONTEXT = 50;
 
 const HTML_ESCAPES: Record<string, string> = {

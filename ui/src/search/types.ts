@@ -1,4 +1,4 @@
-/** One page of the generator's search index (format in the team contract). */
+/** One page of the generator's search index (format in docs/internals.md). */
 export interface IndexPage {
   route: string;
   url: string;
@@ -16,7 +16,7 @@ export interface SearchIndex {
 /** Why a result is shown; decides its wording, never its markup. */
 export type ResultKind = 'keyword' | 'path' | 'text' | 'fuzzy' | 'recommended' | 'fallback';
 
-/** SPEC.md section 3's search result, plus what the island needs to draw it. */
+/** A search result, plus what the island needs to draw it. */
 export interface SearchResult {
   path: string;
   title: string;
