@@ -95,8 +95,13 @@ fn the_dcf_example_reads_as_typeset_in_every_language() {
 fn the_example_tables_mark_their_figures_and_totals() {
     for lang in ["en", "zh", "ja"] {
         let html = rendered("valuation-models/dcf", lang);
-        let table = &html[html.find("<div class=\"table-scroll\"><table>").expect("wrapped table")..];
-        let table = &table[..table.find("</table></div>").unwrap()];
+        // The worked example: the wrapped table with a totals row.
+        let table = html
+            .split("<div class=\"table-scroll\"><table>")
+            .skip(1)
+            .map(|rest| &rest[..rest.find("</table></div>").unwrap()])
+            .find(|table| table.contains("<tr class=\"total\">"))
+            .expect("a wrapped table with a totals row");
         // Free cash flow, discount factor and present value are figures; the year column ends
         // with the word for total, so it is not.
         assert_eq!(

@@ -156,10 +156,32 @@ describe('formulas', () => {
   });
 });
 
+describe('inline formulas', () => {
+  it('one wider than a phone scrolls in place instead of widening the page', async () => {
+    const page = await openPage(browser, server.url + '/valuation-models/dcf', { width: 375 });
+    try {
+      const facts = await page.evaluate(async () => {
+        const p = document.createElement('p');
+        const terms = Array.from({ length: 12 }, (_, i) => `<mi mathvariant="normal">Term${i}</mi>`).join('<mo>+</mo>');
+        p.innerHTML = `A long one: <span class="math-tie"><math display="inline">${terms}</math>.</span>`;
+        document.querySelector('.article').append(p);
+        await new Promise((resolve) => requestAnimationFrame(resolve));
+        const math = p.querySelector('math');
+        return { page: document.documentElement.scrollWidth, scrolls: math.scrollWidth > math.clientWidth };
+      });
+      assert.ok(facts.page <= 375, `the page is ${facts.page} px wide`);
+      assert.ok(facts.scrolls, 'the formula scrolls within the column');
+    } finally {
+      await page.closeContext();
+    }
+  });
+});
+
 /** The right edge of the text of each numeric cell, by column, and the totals row's style. */
 function tableFacts(page) {
   return page.evaluate(() => {
-    const table = document.querySelector('.article .table-scroll table');
+    // The worked example: the table with a totals row.
+    const table = Array.from(document.querySelectorAll('.article .table-scroll table')).find((t) => t.querySelector('tr.total'));
     const columns = {};
     for (const row of table.querySelectorAll('tbody tr'))
       Array.from(row.cells).forEach((cell, i) => {

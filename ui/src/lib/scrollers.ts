@@ -1,8 +1,8 @@
 // A table or formula wider than the column scrolls sideways in its box (the generator wraps them
-// in .table-scroll and .math-scroll); a keyboard user can only scroll what can take focus, so
+// in .table-scroll and .math-scroll; an inline formula is its own box); a keyboard user can only scroll what can take focus, so
 // those that do scroll (and only those) join the tab order.
 export function makeScrollersFocusable(root: ParentNode = document): void {
-  for (const el of Array.from(root.querySelectorAll<HTMLElement>('.table-scroll, .math-scroll, .article pre.code'))) {
+  for (const el of Array.from(root.querySelectorAll<HTMLElement>('.table-scroll, .math-scroll, .article math, .article pre.code'))) {
     const scrolls = el.scrollWidth > el.clientWidth + 1;
     if (scrolls && !el.hasAttribute('tabindex')) el.setAttribute('tabindex', '0');
     else if (!scrolls && el.getAttribute('tabindex') === '0') el.removeAttribute('tabindex');
