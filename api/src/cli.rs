@@ -81,6 +81,9 @@ pub struct StorageArgs {
     /// Database URL: sqlite://PATH?mode=rwc or postgres://USER:PASS@HOST/DB [default: sqlite://$DATA_DIR/site.db?mode=rwc]
     #[arg(long, env = "DATABASE_URL", global = true, hide_env_values = true)]
     pub database_url: Option<String>,
+    /// Key (32+ characters) invitation codes are stored under; servers sharing a database share it [default: one made in $DATA_DIR/invite.key]
+    #[arg(long, env = "INVITE_KEY", global = true, hide_env_values = true)]
+    pub invite_key: Option<String>,
 }
 
 impl StorageArgs {
@@ -187,6 +190,7 @@ impl ServeArgs {
                 .or_else(|| settings::feed_url_from_site_config(&self.site_config)),
             feed_cache_seconds: self.feed_cache_seconds,
             google,
+            invite_key: self.storage.invite_key.clone(),
             trusted_proxies: crate::client_ip::parse_trusted_proxies(self.trusted_proxies.as_deref().unwrap_or(""))?,
             rate_limit_scale: self.rate_limit_scale,
             hash_wait: crate::passwords::HASH_WAIT,
@@ -209,11 +213,12 @@ pub async fn invite(
     out: &mut impl std::io::Write,
 ) -> anyhow::Result<()> {
     let db = open(storage).await?;
+    let key = crate::invites::InviteKey::load(&storage.data_dir, storage.invite_key.as_deref())?;
     match command {
         InviteCommand::Create { uses, expires_days } => {
             anyhow::ensure!(*uses >= 1, "--uses must be at least 1");
             let expires = (*expires_days > 0).then_some(*expires_days);
-            let code = crate::invites::create(&db, &SystemClock, &OsEntropy, *uses, expires).await?;
+            let code = crate::invites::create(&db, &SystemClock, &OsEntropy, &key, *uses, expires).await?;
             let until = match expires {
                 Some(days) => format!("expires in {days} days"),
                 None => "never expires".into(),
@@ -253,7 +258,10 @@ pub async fn invite(
             }
         }
         InviteCommand::Revoke { code } => {
-            anyhow::ensure!(crate::invites::revoke(&db, code).await?, "no invitation matches {code}");
+            anyhow::ensure!(
+                crate::invites::revoke(&db, &key, code).await?,
+                "no invitation matches {code}"
+            );
             writeln!(out, "Revoked.")?;
         }
     }

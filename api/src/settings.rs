@@ -33,6 +33,8 @@ pub struct Settings {
     pub blog_feed_url: Option<String>,
     pub feed_cache_seconds: u64,
     pub google: Option<GoogleSettings>,
+    /// INVITE_KEY: the key invitation codes are stored under (else one made in DATA_DIR).
+    pub invite_key: Option<String>,
     /// Reverse proxies whose `X-Forwarded-For` names the client (TRUSTED_PROXIES).
     pub trusted_proxies: Vec<ipnet::IpNet>,
     /// Multiplies every rate limit's allowance (tests and schemathesis raise it).
@@ -57,6 +59,7 @@ impl Settings {
             blog_feed_url: None,
             feed_cache_seconds: 600,
             google: None,
+            invite_key: None,
             trusted_proxies: Vec::new(),
             rate_limit_scale: 1.0,
             hash_wait: crate::passwords::HASH_WAIT,

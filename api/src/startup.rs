@@ -31,7 +31,9 @@ pub async fn build_state(settings: Settings) -> anyhow::Result<Arc<AppState>> {
         .redirect(reqwest::redirect::Policy::none())
         .timeout(Duration::from_secs(15))
         .build()?;
+    let invite_key = crate::invites::InviteKey::load(&settings.data_dir, settings.invite_key.as_deref())?;
     Ok(Arc::new(AppState {
+        invite_key,
         db,
         settings,
         mailer,

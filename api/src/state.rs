@@ -15,6 +15,7 @@ pub struct AppState {
     pub limiter: RateLimiter,
     pub feed: FeedCache,
     pub http: reqwest::Client,
+    pub invite_key: crate::invites::InviteKey,
 }
 
 impl AppState {

@@ -89,6 +89,7 @@ fn serve_help_lists_every_environment_variable() {
         "GOOGLE_USERINFO_URL",
         "RATE_LIMIT_SCALE",
         "TRUSTED_PROXIES",
+        "INVITE_KEY",
     ] {
         assert!(
             help.contains(&format!("env: {var}")),

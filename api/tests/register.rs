@@ -151,7 +151,7 @@ on_both_databases! {
         assert!(expired.field("error").contains("invitation"));
 
         let revoked = app.invite(1, None).await;
-        assert!(api::invites::revoke(&app.state.db, &revoked).await.unwrap());
+        assert!(api::invites::revoke(&app.state.db, &app.state.invite_key, &revoked).await.unwrap());
         app.post("/api/register", form("olga", "olga@example.com", &revoked, &code)).await.assert(StatusCode::BAD_REQUEST);
 
         // None of those failures used the code.
@@ -276,5 +276,51 @@ on_both_databases! {
         let text = common::Reply::read(app.client.post("/api/register").content_type("text/plain").body("hi").send().await.0).await;
         text.assert(StatusCode::UNSUPPORTED_MEDIA_TYPE);
         assert!(!text.field("error").is_empty());
+    }
+
+    async fn invitation_codes_are_stored_under_the_servers_key(backend: Backend) {
+        let app = TestApp::new(backend).await;
+        let code = app.invite(1, None).await;
+        let stored = api::invites::list(&app.state.db).await.unwrap()[0].code_hash.clone();
+        assert_ne!(stored, api::secrets::digest(&code), "not a bare SHA-256 anyone could search");
+        let key_file = app.state.settings.data_dir.join(api::invites::KEY_FILE);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            assert_eq!(std::fs::metadata(&key_file).unwrap().permissions().mode() & 0o777, 0o600);
+        }
+        // A server with another key on the same database cannot use the code.
+        let url = app.database_url.clone();
+        let other = TestApp::with(backend, |s| {
+            s.database_url = url;
+            s.invite_key = Some("another key of at least thirty-two chars".into());
+        })
+        .await;
+        let email_code = other.signup_code("pia@example.com", "pia").await;
+        let refused = other
+            .post("/api/register", json!({"username": "pia", "password": "password123", "email": "pia@example.com",
+                                           "invitationCode": code, "emailVerificationCode": email_code}))
+            .await;
+        refused.assert(StatusCode::BAD_REQUEST);
+        assert_eq!(refused.field("error"), "The invitation code is not valid, has expired or has no uses left.");
+        app.clock.advance(61);
+        app.register_with_invite("pia", "pia@example.com", &code).await;
+        // A code made before codes were keyed (its bare SHA-256) still works.
+        use sea_orm::{EntityTrait, Set};
+        api::db::entities::invite::Entity::insert(api::db::entities::invite::ActiveModel {
+            code_hash: Set(api::secrets::digest("OLDC-ODE2-3456")),
+            code_hint: Set("OLDC".into()),
+            max_uses: Set(1),
+            uses: Set(0),
+            expires_at: Set(None),
+            revoked: Set(false),
+            created_at: Set(0),
+            ..Default::default()
+        })
+        .exec(&app.state.db)
+        .await
+        .unwrap();
+        app.register_with_invite("quinn", "quinn@example.com", "oldc-ode2-3456").await;
+        assert!(api::invites::InviteKey::load(app.dir.path(), Some("too short")).is_err());
     }
 }

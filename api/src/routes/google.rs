@@ -367,7 +367,7 @@ impl GoogleApi {
 
         let txn = state.db.begin().await?;
         let outcome: Result<Result<i32, &'static str>, DbErr> = async {
-            if !invites::consume(&txn, now, &body.invite_code).await? {
+            if !invites::consume(&txn, &state.invite_key, now, &body.invite_code).await? {
                 return Ok(Err("errors.inviteInvalid"));
             }
             if google_pending::Entity::delete_by_id(pending.token_hash.clone())

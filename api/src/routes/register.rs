@@ -157,7 +157,7 @@ impl RegisterApi {
         // to upgrade a read snapshot that another writer made stale.
         let txn = state.db.begin().await?;
         let outcome: Result<Result<(), &'static str>, DbErr> = async {
-            if !invites::consume(&txn, now, &body.invitation_code).await? {
+            if !invites::consume(&txn, &state.invite_key, now, &body.invitation_code).await? {
                 return Ok(Err("errors.inviteInvalid"));
             }
             if members::by_username(&txn, username.as_str()).await?.is_some() {

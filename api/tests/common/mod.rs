@@ -190,9 +190,16 @@ impl TestApp {
     }
 
     pub async fn invite(&self, uses: u32, days: Option<u32>) -> String {
-        api::invites::create(&self.state.db, &self.clock, &api::clock::OsEntropy, uses, days)
-            .await
-            .expect("invite")
+        api::invites::create(
+            &self.state.db,
+            &self.clock,
+            &api::clock::OsEntropy,
+            &self.state.invite_key,
+            uses,
+            days,
+        )
+        .await
+        .expect("invite")
     }
 
     /// Every message in the outbox to `to`, oldest first (outbox names sort in sending order).
@@ -239,6 +246,15 @@ impl TestApp {
     /// A member made through the real sign-up flow.
     pub async fn register(&self, username: &str, email: &str, password: &str) {
         let invite = self.invite(1, Some(7)).await;
+        self.register_with(username, email, password, &invite).await;
+    }
+
+    /// Signs up with a given invitation code.
+    pub async fn register_with_invite(&self, username: &str, email: &str, invite: &str) {
+        self.register_with(username, email, "password123", invite).await;
+    }
+
+    async fn register_with(&self, username: &str, email: &str, password: &str, invite: &str) {
         let code = self.signup_code(email, username).await;
         let reply = self
             .post(
