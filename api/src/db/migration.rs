@@ -19,6 +19,16 @@ impl MigratorTrait for Migrator {
 
 struct CreateTables;
 
+/// The rate-limit event log of the first schema (replaced by `rate_limits`).
+fn rate_events() -> TableCreateStatement {
+    Table::create()
+        .table(t("rate_events"))
+        .col(pk_auto(t("id")))
+        .col(string(t("key")))
+        .col(big_integer(t("at")))
+        .to_owned()
+}
+
 impl MigrationName for CreateTables {
     fn name(&self) -> &str {
         "m20261123_000001_create_tables"
@@ -133,15 +143,7 @@ impl MigrationTrait for CreateTables {
                 .to_owned(),
         )
         .await?;
-        m.create_table(
-            Table::create()
-                .table(t("rate_events"))
-                .col(pk_auto(t("id")))
-                .col(string(t("key")))
-                .col(big_integer(t("at")))
-                .to_owned(),
-        )
-        .await?;
+        m.create_table(rate_events()).await?;
         m.create_index(
             Index::create()
                 .name("rate_events_key_at")
@@ -182,27 +184,14 @@ impl MigrationTrait for SecurityTables {
                 .to_owned(),
         )
         .await?;
-        m.alter_table(
-            Table::alter()
-                .table(t("oauth_states"))
-                .add_column(string_null(t("nonce_hash")))
-                .to_owned(),
-        )
-        .await?;
-        m.alter_table(
-            Table::alter()
-                .table(t("google_pending"))
-                .add_column(integer_null(t("link_member_id")))
-                .to_owned(),
-        )
-        .await?;
-        m.alter_table(
-            Table::alter()
-                .table(t("sessions"))
-                .add_column(big_integer_null(t("last_seen_at")))
-                .to_owned(),
-        )
-        .await?;
+        for (table, mut column) in [
+            ("oauth_states", string_null(t("nonce_hash"))),
+            ("google_pending", integer_null(t("link_member_id"))),
+            ("sessions", big_integer_null(t("last_seen_at"))),
+        ] {
+            m.alter_table(Table::alter().table(t(table)).add_column(&mut column).to_owned())
+                .await?;
+        }
         Ok(())
     }
 
@@ -216,15 +205,7 @@ impl MigrationTrait for SecurityTables {
                 .await?;
         }
         m.drop_table(Table::drop().table(t("rate_limits")).to_owned()).await?;
-        m.create_table(
-            Table::create()
-                .table(t("rate_events"))
-                .col(pk_auto(t("id")))
-                .col(string(t("key")))
-                .col(big_integer(t("at")))
-                .to_owned(),
-        )
-        .await?;
+        m.create_table(rate_events()).await?;
         Ok(())
     }
 }

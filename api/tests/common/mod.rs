@@ -307,15 +307,14 @@ pub fn client_from(source: &str) -> reqwest::Client {
 
 impl Remote {
     pub async fn post(&self, client: &reqwest::Client, path: &str, body: Value, headers: &[(&str, &str)]) -> Reply {
-        let mut req = client.post(format!("{}{path}", self.base)).json(&body);
-        for (name, value) in headers {
-            req = req.header(*name, *value);
-        }
-        Reply::from_reqwest(req.send().await.expect("an answer")).await
+        Self::send(client.post(format!("{}{path}", self.base)).json(&body), headers).await
     }
 
     pub async fn get(&self, client: &reqwest::Client, path: &str, headers: &[(&str, &str)]) -> Reply {
-        let mut req = client.get(format!("{}{path}", self.base));
+        Self::send(client.get(format!("{}{path}", self.base)), headers).await
+    }
+
+    async fn send(mut req: reqwest::RequestBuilder, headers: &[(&str, &str)]) -> Reply {
         for (name, value) in headers {
             req = req.header(*name, *value);
         }
@@ -343,7 +342,10 @@ impl Reply {
     pub async fn read(resp: Response) -> Reply {
         let status = resp.status();
         let headers = resp.headers().clone();
-        let text = resp.into_body().into_string().await.expect("body");
+        Reply::new(status, headers, resp.into_body().into_string().await.expect("body"))
+    }
+
+    fn new(status: StatusCode, headers: HeaderMap, text: String) -> Reply {
         let body = serde_json::from_str(&text).unwrap_or(Value::Null);
         Reply {
             status,
@@ -362,14 +364,7 @@ impl Reply {
                 value.as_bytes().try_into().unwrap(),
             );
         }
-        let text = resp.text().await.expect("body");
-        let body = serde_json::from_str(&text).unwrap_or(Value::Null);
-        Reply {
-            status,
-            headers,
-            text,
-            body,
-        }
+        Reply::new(status, headers, resp.text().await.expect("body"))
     }
 
     pub fn assert(&self, status: StatusCode) -> &Self {
