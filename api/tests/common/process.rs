@@ -1,7 +1,6 @@
 //! `api serve` as its own process, for what only a whole process shows: its memory, its listener.
 #![allow(dead_code)]
 
-use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
@@ -9,18 +8,6 @@ pub struct ServeProcess {
     pub child: Child,
     pub addr: std::net::SocketAddr,
     pub dir: tempfile::TempDir,
-}
-
-/// The smallest `dist/` the server accepts.
-fn write_dist(dist: &Path) {
-    std::fs::create_dir_all(dist).unwrap();
-    std::fs::write(
-        dist.join("_site.json"),
-        r#"{"languages":[{"code":"en","tag":"en"},{"code":"zh","tag":"zh-Hant"},{"code":"ja","tag":"ja"}],
-            "default_language":"en","script_hashes":[],"dev":false}"#,
-    )
-    .unwrap();
-    std::fs::write(dist.join("index.html"), "<!doctype html><title>home</title>").unwrap();
 }
 
 fn free_port() -> u16 {
@@ -36,7 +23,7 @@ impl ServeProcess {
     /// until it answers.
     pub async fn start(env: &[(&str, &str)]) -> ServeProcess {
         let dir = tempfile::tempdir().unwrap();
-        write_dist(&dir.path().join("dist"));
+        super::minimal_dist(dir.path());
         let port = free_port();
         let log = std::fs::File::create(dir.path().join("server.log")).unwrap();
         let child = Command::new(env!("CARGO_BIN_EXE_api"))
