@@ -383,6 +383,11 @@ mod tests {
         has(&r, "<td class=\"num\">$1,200.00</td>");
         has(&r, "<td class=\"align-center\">monthly</td>");
         has(&r, "<tr class=\"total\"><td class=\"align-left\">Total</td>");
+        // Words alone make no totals row, nor does a label that merely starts with the word.
+        let words = en("| | A | B |\n|---|---|---|\n| Cost | low | high |\n| Total | low | high |\n");
+        assert!(!words.html.contains("class=\"total\""), "{}", words.html);
+        let sums = en("| Item | Amount |\n|---|---|\n| Rent | 1 |\n| Totals so far | 1 |\n");
+        assert!(!sums.html.contains("class=\"total\""), "{}", sums.html);
         assert!(r.html.ends_with("</tbody></table></div>\n"), "{}", r.html);
         assert!(!r.html.contains("style="), "{}", r.html);
         assert!(r.text.contains("Rent\n$1,200.00\nmonthly\n"), "{:?}", r.text);

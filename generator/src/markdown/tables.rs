@@ -1,7 +1,8 @@
 //! Tables of figures: written out by the generator rather than pulldown-cmark so that
 //! - a table scrolls sideways inside its own box (`.table-scroll`) instead of widening the page;
 //! - a column whose cells are all numbers gets `class="num"` (right-aligned, tabular figures);
-//! - a row whose first cell starts with "Total" (合計, 總計) gets `class="total"`;
+//! - in a table with such a column, a row whose first cell is "Total" (合計, 總計) gets
+//!   `class="total"`;
 //! - `:---:` alignment becomes a class: the `style` attribute pulldown-cmark writes is refused
 //!   by the site's Content-Security-Policy (`style-src 'self'`).
 
@@ -46,9 +47,10 @@ pub(super) fn rewrite(events: &mut [Event<'_>], start: usize) {
             }) && any
         })
         .collect();
+    // A totals row sums figures: only a table with a column of them has one.
     let total_rows: Vec<usize> = cells
         .iter()
-        .filter(|c| !c.head && c.column == 0 && starts_with_total(&c.text))
+        .filter(|c| !c.head && c.column == 0 && is_total(&c.text) && numeric.contains(&true))
         .map(|c| c.row)
         .collect();
 
@@ -152,12 +154,11 @@ fn cells(events: &[Event<'_>], offset: usize) -> Vec<Cell> {
     cells
 }
 
-fn starts_with_total(text: &str) -> bool {
-    let text = text.trim_start();
-    TOTAL_WORDS.iter().any(|word| {
-        text.get(..word.len())
-            .is_some_and(|head| head.eq_ignore_ascii_case(word))
-    })
+/// The label of a totals row: the word alone, perhaps with a colon (合計すると, "when added up",
+/// is not one).
+fn is_total(text: &str) -> bool {
+    let label = text.trim().trim_end_matches([':', '：']).trim_end();
+    TOTAL_WORDS.iter().any(|word| label.eq_ignore_ascii_case(word))
 }
 
 /// A figure as tables write them: an optional sign and unit around digits with optional
@@ -186,7 +187,17 @@ fn is_number(text: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::is_number;
+    use super::{is_number, is_total};
+
+    #[test]
+    fn totals_rows_are_labelled_by_the_word_alone() {
+        for yes in ["Total", "total:", " 合計 ", "總計：", "总计"] {
+            assert!(is_total(yes), "{yes}");
+        }
+        for no in ["合計すると", "Total return", "Subtotals", ""] {
+            assert!(!is_total(no), "{no}");
+        }
+    }
 
     #[test]
     fn figures_as_tables_write_them() {
