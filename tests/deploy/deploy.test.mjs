@@ -74,7 +74,8 @@ test('the shipped nginx site passes nginx -t and speaks HTTP/2 over TLS; both in
     assert.equal(health.status, 200, health.text);
     assert.doesNotMatch(instance.log(), /ERROR|panicked/);
   }
-  assert.equal(Number(await stack.psql('SELECT count(*) FROM seaql_migrations')), 1);
+  // Every migration applied, each once, although both instances started on the empty database.
+  assert.equal(await stack.psql('SELECT count(*) > 0 AND count(*) = count(DISTINCT version) FROM seaql_migrations'), 't');
   const health = await client.request('GET', '/api/health');
   assert.deepEqual([health.status, health.json()], [200, { status: 'ok' }]);
   // Plain HTTP only redirects to https.
@@ -249,10 +250,15 @@ test('per-client limits through nginx: clients are told apart by the address ngi
       assert.equal(refused.status, 429, refused.text);
       assert.ok(Number(refused.headers['retry-after']) > 0);
     }
-    const refusedBy = (await stack.accessLog())
-      .filter((e) => e.client === '127.0.0.2' && e.method === 'POST' && e.status === 429)
-      .map((e) => e.upstream);
-    assert.equal(new Set(refusedBy).size, 2, `refused by ${[...new Set(refusedBy)]}`);
+    // Each instance, asked directly as the proxy would ask it for that client, refuses too: the
+    // count lives in the shared database, not in one instance.
+    for (const instance of stack.instances) {
+      const refused = await direct(instance, 'POST', '/api/denglu', {
+        headers: { 'x-forwarded-for': '127.0.0.2', origin: stack.origin },
+        body: { username: `nobody_${randomBytes(4).toString('hex')}`, password: 'not the password' },
+      });
+      assert.equal(refused.status, 429, `${instance.url}: ${refused.text}`);
+    }
   } finally {
     first.close();
     second.close();

@@ -173,7 +173,8 @@ export class Client {
 /** The `session=...` pair of a response's Set-Cookie. */
 export function sessionCookie(response) {
   const set = [response.headers['set-cookie'] ?? []].flat();
-  const found = set.map((c) => c.split(';')[0]).find((pair) => pair.startsWith('session=') && pair.length > 'session='.length);
+  // Over https the cookie is `__Host-session`, elsewhere `session`.
+  const found = set.map((c) => c.split(';')[0]).find((pair) => /^(__Host-)?session=./.test(pair));
   if (!found) throw new Error(`no session cookie in ${JSON.stringify(set)}`);
   return found;
 }
