@@ -20,15 +20,22 @@ async function closedPort() {
   return port;
 }
 
+/**
+ * The site the feed's images live on. The API drops image URLs relative to itself from a feed (a
+ * relative URL there could point a visitor's browser at the API), so the feed names them in full.
+ */
+let siteOrigin = '';
+
 function rss(unreachable) {
   const items = Array.from({ length: POSTS }, (_, i) => {
     const n = i + 1;
     const day = String(28 - i).padStart(2, '0');
     // Post 1: its own thumbnail; post 2: an image in its content; post 3: a thumbnail whose host
     // cannot be reached; the rest: neither.
-    const thumbnail = { 1: '/images/web-app-architecture.svg', 3: `https://127.0.0.1:${unreachable}/broken.png` }[n];
+    const thumbnail = { 1: `${siteOrigin}/images/web-app-architecture.svg`, 3: `https://127.0.0.1:${unreachable}/broken.png` }[n];
     const media = thumbnail ? `<media:thumbnail url="${thumbnail}" />` : '';
-    const body = n === 2 ? '<p>intro</p><img src="/images/web-app-signup-flow.svg" alt="flow"><p>more</p>' : `<p>Body of post ${n}</p>`;
+    const body =
+      n === 2 ? `<p>intro</p><img src="${siteOrigin}/images/web-app-signup-flow.svg" alt="flow"><p>more</p>` : `<p>Body of post ${n}</p>`;
     return `<item>
   <title>Post number ${n}</title>
   <link>https://blog.example.test/post-${n}</link>
@@ -83,6 +90,7 @@ describe('blog list on /about', () => {
       startServer({ env: { BLOG_FEED_URL: `${feed.base}/broken.xml` } }),
       launchBrowser(),
     ]);
+    siteOrigin = server.url;
   });
 
   after(async () => {
