@@ -3,6 +3,7 @@
 // of scripts/with-postgres.sh), and clients that speak HTTP/2 through it or HTTP/1.1 straight to
 // an instance.
 import { execFile, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import http from 'node:http';
@@ -209,6 +210,9 @@ export async function startStack({ instances = 2 } = {}) {
     DATABASE_URL: databaseUrl.toString(),
     PUBLIC_URL: origin,
     TRUSTED_PROXIES: '127.0.0.1/32,::1/128',
+    // Instances with data directories of their own share one invitation key, as an operator's
+    // must (deploy/api.env.example): a code made through one is valid on the other.
+    INVITE_KEY: randomBytes(32).toString('hex'),
     // Real limits, doubled so that the sign-up mail and the reset mail to one address may come
     // within a minute.
     RATE_LIMIT_SCALE: '2',
