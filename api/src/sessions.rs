@@ -27,6 +27,23 @@ pub fn cookie_name(secure: bool) -> &'static str {
     }
 }
 
+/// Signs `member_id` in: ends the session the request came with and starts a new one, so an id
+/// planted before sign-in is worth nothing after it. Returns the `Set-Cookie` value.
+pub async fn start(state: &crate::state::AppState, req: &Request, member_id: i32) -> Result<String, DbErr> {
+    let secure = state.secure_cookies();
+    if let Some(old) = request_session_hash(req, secure) {
+        delete(&state.db, &old).await?;
+    }
+    let token = create(
+        &state.db,
+        state.settings.clock.as_ref(),
+        state.settings.entropy.as_ref(),
+        member_id,
+    )
+    .await?;
+    Ok(set_cookie(&token, secure))
+}
+
 /// Starts a session and returns the cookie value.
 pub async fn create(
     db: &impl ConnectionTrait,

@@ -285,20 +285,8 @@ impl GoogleApi {
             }
         }
         if let Some(member) = member {
-            if let Some(old) = sessions::request_session_hash(req, state.secure_cookies()) {
-                sessions::delete(&state.db, &old).await?;
-            }
-            let token = sessions::create(
-                &state.db,
-                state.settings.clock.as_ref(),
-                state.settings.entropy.as_ref(),
-                member.id,
-            )
-            .await?;
-            return Ok(Redirect::Found(
-                page(lang, "/MemberPage"),
-                Some(sessions::set_cookie(&token, state.secure_cookies())),
-            ));
+            let cookie = sessions::start(state, req, member.id).await?;
+            return Ok(Redirect::Found(page(lang, "/MemberPage"), Some(cookie)));
         }
         let pending = random_token(state.settings.entropy.as_ref());
         google_pending::Entity::insert(google_pending::ActiveModel {
@@ -417,16 +405,7 @@ impl GoogleApi {
             .one(&state.db)
             .await?
             .ok_or_else(|| anyhow::anyhow!("member {member_id} vanished"))?;
-        if let Some(old) = sessions::request_session_hash(req, state.secure_cookies()) {
-            sessions::delete(&state.db, &old).await?;
-        }
-        let token = sessions::create(
-            &state.db,
-            state.settings.clock.as_ref(),
-            state.settings.entropy.as_ref(),
-            member.id,
-        )
-        .await?;
+        let cookie = sessions::start(state, req, member.id).await?;
         tracing::info!(
             event = "member_joined_with_google",
             member_id = member.id,
@@ -439,7 +418,7 @@ impl GoogleApi {
                 logged_in: true,
                 username: Some(member.username),
             }),
-            sessions::set_cookie(&token, state.secure_cookies()),
+            cookie,
         ))
     }
 }

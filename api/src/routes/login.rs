@@ -192,23 +192,13 @@ impl LoginApi {
         state.limiter.reset(&own.0).await?;
         state.limiter.refund(shared).await?;
         super::google::complete_pending_link(state, req, &member).await?;
-        // A new id on every login: a session id planted before login is worth nothing after it.
-        if let Some(old) = sessions::request_session_hash(req, state.secure_cookies()) {
-            sessions::delete(&state.db, &old).await?;
-        }
-        let token = sessions::create(
-            &state.db,
-            state.settings.clock.as_ref(),
-            state.settings.entropy.as_ref(),
-            member.id,
-        )
-        .await?;
+        let cookie = sessions::start(state, req, member.id).await?;
         Ok(LoginResponse::Ok(
             Json(LoginStatus {
                 logged_in: true,
                 username: Some(member.username),
             }),
-            sessions::set_cookie(&token, state.secure_cookies()),
+            cookie,
         ))
     }
 }
