@@ -21,6 +21,7 @@ export type Problem =
   | 'noEarnings'
   | 'noBook'
   | 'buybackTooLarge'
+  | 'noEquity'
   | 'noCapital'
   | 'overflow';
 
