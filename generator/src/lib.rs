@@ -15,6 +15,7 @@ pub mod output;
 pub mod pages;
 pub mod search_index;
 pub mod site;
+pub mod site_values;
 pub mod sitemap;
 pub mod structured_data;
 pub mod templates;

@@ -7,6 +7,7 @@ use crate::content::{PageKind, SourcePage, Sources};
 use crate::date::PageDate;
 use crate::links::LinkTargets;
 use crate::markdown::{self, RenderOptions, Rendered};
+use crate::site_values;
 use anyhow::{bail, Result};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -127,7 +128,8 @@ fn render_page(source: &Arc<SourcePage>, lang: &str, config: &SiteConfig) -> Res
         default_language: &config.default_language,
         line_breaks,
     };
-    let rendered = markdown::render(&source.body, &options).map_err(|e| {
+    let body = site_values::fill(&source.body, config);
+    let rendered = body.and_then(|body| markdown::render(&body, &options)).map_err(|e| {
         format!(
             "{}:{}: {}",
             source.path.display(),

@@ -12,6 +12,7 @@ use crate::output::{
 };
 use crate::pages::Pages;
 use crate::search_index;
+use crate::site_values;
 use crate::sitemap;
 use crate::templates;
 use crate::views::{PageView, ViewContext};
@@ -141,7 +142,8 @@ impl Site {
         let pages = Pages::render(&sources, &config)?;
         pages.check_links(&root.join("static"))?;
         check_preview_images(&config, &pages, &root.join("static"))?;
-        let warnings = untranslated(&locales, &pages, &languages);
+        let mut warnings = untranslated(&locales, &pages, &languages);
+        warnings.extend(site_values::placeholder_warnings(&config));
         Ok(Site {
             config,
             languages,

@@ -316,6 +316,39 @@ fn finance_articles_and_notes_end_with_the_not_advice_notice_in_their_language()
 }
 
 #[test]
+fn the_app_legal_pages_name_the_operator_set_once_in_site_config_and_warn_while_it_is_a_placeholder() {
+    let config = generator::config::SiteConfig::load(&repo().join("site-config.yaml")).unwrap();
+    let operator = config
+        .operator
+        .clone()
+        .expect("site-config.yaml names the app's operator");
+    for route in [
+        "/climbers-deal-privacy",
+        "/climbers-deal-terms",
+        "/climbers-deal-support",
+    ] {
+        for (lang, prefix) in LANGS {
+            let html = page(&url(route, prefix));
+            let at = format!("{route} in {lang}");
+            assert!(
+                html.contains(&format!("href=\"mailto:{}\"", operator.email)),
+                "{at}: no mail link"
+            );
+            assert!(
+                html.contains(&operator.name) && html.contains(&operator.postal_address),
+                "{at}: no postal contact"
+            );
+            assert!(!html.contains("{{operator."), "{at}: an unfilled setting");
+        }
+    }
+    // While a setting is a placeholder (as in the repository until the owner sets it), every
+    // build says so.
+    for warning in generator::site_values::placeholder_warnings(&config) {
+        assert!(site().warnings.contains(&warning), "the build did not warn: {warning}");
+    }
+}
+
+#[test]
 fn pages_read_without_javascript() {
     let html = page("/valuation-models/dcf");
     // The article, its math and the navigation are in the HTML itself.
