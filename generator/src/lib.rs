@@ -17,7 +17,9 @@ pub mod search_index;
 pub mod site;
 pub mod sitemap;
 pub mod structured_data;
+pub mod tags;
 pub mod templates;
+pub mod translations;
 pub mod views;
 pub mod watch;
 

@@ -27,6 +27,10 @@ pub enum ViewKind {
     Single,
     /// The page shown for an unknown entry of a collection.
     NotFound,
+    /// The list of every tag.
+    TagIndex,
+    /// The pages carrying one tag.
+    Tag,
 }
 
 impl ViewKind {
@@ -37,6 +41,8 @@ impl ViewKind {
             PageKind::Section => ViewKind::Section,
             PageKind::Entry { .. } => ViewKind::Entry,
             PageKind::Single => ViewKind::Single,
+            PageKind::TagIndex => ViewKind::TagIndex,
+            PageKind::Tag { .. } => ViewKind::Tag,
         }
     }
 
@@ -49,6 +55,8 @@ impl ViewKind {
             ViewKind::Entry => "entry",
             ViewKind::Single => "single",
             ViewKind::NotFound => "not-found",
+            ViewKind::TagIndex => "tag-index",
+            ViewKind::Tag => "tag",
         }
     }
 
@@ -61,6 +69,8 @@ impl ViewKind {
             ViewKind::Entry => "entry.html",
             ViewKind::Single => "page.html",
             ViewKind::NotFound => "not_found.html",
+            ViewKind::TagIndex => "tags.html",
+            ViewKind::Tag => "tag.html",
         }
     }
 }
@@ -237,6 +247,16 @@ impl Pages {
             b.date.cmp(&a.date).then_with(|| a.title.cmp(&b.title))
         });
         entries
+    }
+
+    /// The pages of `lang` written as pages of their own that carry `tag`, by title.
+    pub fn tagged(&self, tag: &str, lang: &str) -> Vec<&Page> {
+        let mut tagged: Vec<&Page> = self
+            .built()
+            .filter(|p| p.lang == lang && p.source.front.tags.iter().any(|t| t == tag))
+            .collect();
+        tagged.sort_by(|a, b| a.source.front.title.cmp(&b.source.front.title));
+        tagged
     }
 
     /// Whether `page` is an article: a note or web-project write-up (an entry with a page of its

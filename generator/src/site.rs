@@ -13,7 +13,9 @@ use crate::output::{
 use crate::pages::Pages;
 use crate::search_index;
 use crate::sitemap;
+use crate::tags;
 use crate::templates;
+use crate::translations::{self, Translation};
 use crate::views::{PageView, ViewContext};
 use anyhow::{anyhow, bail, Context, Result};
 use rayon::prelude::*;
@@ -95,6 +97,8 @@ pub fn page_file(url: &str) -> PathBuf {
 pub struct CheckReport {
     pub pages: usize,
     pub warnings: Vec<String>,
+    /// Where each page's translation into each language stands (`site check --translations`).
+    pub translations: Vec<Translation>,
 }
 
 impl CheckReport {
@@ -132,16 +136,19 @@ impl Site {
             &config.default_language,
         )?);
         let collections: Vec<String> = config.collections.keys().cloned().collect();
-        let sources = content::load(
+        let mut sources = content::load(
             &root.join("content"),
             &languages,
             &config.default_language,
             &collections,
         )?;
+        let tag_warnings = tags::add_pages(&mut sources, &config, &locales, &root.join("content"))?;
         let pages = Pages::render(&sources, &config)?;
         pages.check_links(&root.join("static"))?;
         check_preview_images(&config, &pages, &root.join("static"))?;
-        let warnings = untranslated(&locales, &pages, &languages);
+        let mut warnings = untranslated(&locales, &pages, &languages);
+        warnings.extend(translations::warnings(&translations::all(&pages, &config)));
+        warnings.extend(tag_warnings);
         Ok(Site {
             config,
             languages,
@@ -261,6 +268,7 @@ pub fn check(options: &BuildOptions) -> Result<CheckReport> {
     let Prepared { site, .. } = prepare(options)?;
     Ok(CheckReport {
         pages: site.page_count(),
+        translations: translations::all(&site.pages, &site.config),
         warnings: site.warnings,
     })
 }
