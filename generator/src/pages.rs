@@ -98,12 +98,17 @@ impl Page {
         &self.source.route
     }
 
-    /// The collection whose entry this page is.
+    /// Made by the build rather than written in a file: the tag pages.
+    pub fn is_generated(&self) -> bool {
+        matches!(self.source.kind, PageKind::TagIndex | PageKind::Tag { .. })
+    }
+
     /// When the page last changed: its `updated`, else its `date`.
     pub fn updated(&self) -> Option<PageDate> {
         self.source.front.updated.or(self.source.front.date)
     }
 
+    /// The collection whose entry this page is.
     pub fn collection(&self) -> Option<&str> {
         match &self.source.kind {
             PageKind::Entry { collection } => Some(collection),
@@ -206,9 +211,12 @@ impl Pages {
         self.by_route.values().flat_map(BTreeMap::values)
     }
 
-    /// The pages written as pages of their own, by route then language.
+    /// The pages written as pages of their own, by route then language: those of the owner's
+    /// files first, then those the build makes (tags), so where a search weighs a tag page and
+    /// the page it is named after alike, the owner's page comes first.
     pub fn built(&self) -> impl Iterator<Item = &Page> {
-        self.all().filter(|p| p.gets_page)
+        let written = self.all().filter(|p| p.gets_page && !p.is_generated());
+        written.chain(self.all().filter(|p| p.gets_page && p.is_generated()))
     }
 
     /// The routes written as pages (in every language).

@@ -4,7 +4,7 @@
 //! records the new hash (README, "Writing content").
 
 use crate::config::SiteConfig;
-use crate::content::{self, PageKind, Sources};
+use crate::content::{self, Sources};
 use crate::pages::{Page, Pages};
 use anyhow::{bail, Context, Result};
 use serde::Serialize;
@@ -56,14 +56,10 @@ pub struct Translation {
     pub path: PathBuf,
 }
 
-/// Pages made by the build rather than written (the tag pages) have nothing to translate.
-fn is_written(page: &Page) -> bool {
-    !matches!(page.source.kind, PageKind::TagIndex | PageKind::Tag { .. })
-}
-
-/// Where `page` stands against its English page; None for English pages and generated ones.
+/// Where `page` stands against its English page; None for English pages and those the build
+/// makes (tag pages), which have nothing to translate.
 pub fn status(pages: &Pages, page: &Page, default_language: &str) -> Option<Status> {
-    if page.lang == default_language || !is_written(page) {
+    if page.lang == default_language || page.is_generated() {
         return None;
     }
     if page.fallback {

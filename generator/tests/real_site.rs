@@ -703,6 +703,19 @@ fn every_article_and_note_is_tagged_alike_in_every_language_and_each_tag_has_a_n
             )));
         }
     }
+    // A search weighing a tag page ("Tag: Valuation") and the page it is named after
+    // ("Valuation Models") alike offers the first in the index: the owner's page.
+    let index = common::search_index(site().out.path());
+    let first_tag = index
+        .iter()
+        .position(|e| e["route"].as_str().unwrap().starts_with("/tags"))
+        .unwrap();
+    assert!(
+        index[first_tag..]
+            .iter()
+            .all(|e| e["route"].as_str().unwrap().starts_with("/tags")),
+        "tag pages come last in the search index"
+    );
     assert!(
         !site().warnings.iter().any(|w| w.contains("has no name in the locales")),
         "{:#?}",
