@@ -23,12 +23,12 @@ pub struct LinkView {
     pub url: String,
 }
 
-/// A tag as a link to its page; `count` is how many pages of the language carry it.
+/// A tag as a link to its page; on the tag index, with how many pages of the language carry it.
 #[derive(Debug, Serialize)]
 pub struct TagLink {
     pub name: String,
     pub url: String,
-    pub count: usize,
+    pub count: Option<usize>,
 }
 
 /// The link from an entry or a not-found page back to its collection's list.
@@ -364,6 +364,9 @@ impl ViewContext<'_> {
                     .map(String::from)
                     .collect();
                 view.all_tags = self.tag_links(&tags, lang);
+                for (link, tag) in view.all_tags.iter_mut().zip(&tags) {
+                    link.count = Some(self.pages.tagged(tag, lang).len());
+                }
                 // The most used first, as a reader scanning the topics would look for them.
                 view.all_tags
                     .sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.name.cmp(&b.name)));
@@ -400,13 +403,14 @@ impl ViewContext<'_> {
         view
     }
 
-    /// `tags` as links to their pages, named in `lang`.
+    /// `tags` as links to their pages, named in `lang`. Only the tag index counts their pages:
+    /// counting on every tagged page would read the whole site once per tag of each page.
     fn tag_links(&self, tags: &[String], lang: &str) -> Vec<TagLink> {
         tags.iter()
             .map(|tag| TagLink {
                 name: crate::tags::name(self.locales, lang, tag),
                 url: self.url(&crate::tags::route(tag), lang),
-                count: self.pages.tagged(tag, lang).len(),
+                count: None,
             })
             .collect()
     }
