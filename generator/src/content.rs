@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use walkdir::WalkDir;
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FrontMatter {
     pub title: String,
@@ -38,6 +38,13 @@ pub struct FrontMatter {
     /// The interactive part of the page, an island of `ui/src/islands/` (`LoginForm`, `Search`).
     #[serde(default)]
     pub island: Option<String>,
+    /// The page's tags, keys such as `valuation` whose names are `tags.names.<key>` in the
+    /// locales; each gets a page at `/tags/<key>` listing the pages that carry it.
+    #[serde(default)]
+    pub tags: Vec<String>,
+    /// A translation's record of the English body it was made from (`translations::body_hash`).
+    #[serde(default)]
+    pub translated_from: Option<String>,
 }
 
 /// What a file is by its place under `content/`, which decides its default template and its
@@ -56,6 +63,12 @@ pub enum PageKind {
         collection: String,
     },
     Single,
+    /// The list of every tag, `/tags`: made by the build, not written.
+    TagIndex,
+    /// The pages carrying one tag, `/tags/<tag>`: made by the build, not written.
+    Tag {
+        tag: String,
+    },
 }
 
 /// One Markdown file of `content/`, read and its front matter parsed.

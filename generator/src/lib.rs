@@ -18,7 +18,9 @@ pub mod site;
 pub mod site_values;
 pub mod sitemap;
 pub mod structured_data;
+pub mod tags;
 pub mod templates;
+pub mod translations;
 pub mod views;
 pub mod watch;
 

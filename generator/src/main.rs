@@ -29,11 +29,25 @@ enum Command {
     },
     /// Check everything a build checks (front matter, Markdown, math, links, templates, islands)
     /// without writing anything.
-    Check,
+    Check {
+        /// Also print where each page's translation into each language stands: current, stale
+        /// (the English page changed since), missing (no `translated_from:`) or fallback (no file).
+        #[arg(long)]
+        translations: bool,
+    },
     /// Create a page in every language (content/<PAGE>.<lang>.md), front matter filled in.
     New {
         /// The page's route, such as notes/my-topic.
         page: String,
+    },
+    /// Record that a page's translation matches its English page as it is now (its
+    /// `translated_from:`), after bringing the translation up to date.
+    Translated {
+        /// The page's route, such as notes/my-topic (`/` for the home page).
+        page: String,
+        /// The translation's language [default: every translation the page has].
+        #[arg(long)]
+        lang: Option<String>,
     },
     /// Build, then rebuild on every change.
     Watch {
@@ -72,12 +86,20 @@ fn run(cli: &Cli) -> anyhow::Result<()> {
             }
             println!("{}", report.summary());
         }
-        Command::Check => {
+        Command::Check { translations } => {
             let report = site::check(&options(cli, false))?;
             for warning in &report.warnings {
                 eprintln!("warning: {warning}");
             }
+            if *translations {
+                print!("{}", generator::translations::table(&report.translations));
+            }
             println!("{}", report.summary());
+        }
+        Command::Translated { page, lang } => {
+            for (file, hash) in generator::translations::record(&root(cli), page, lang.as_deref())? {
+                println!("{}: translated_from: {hash}", file.display());
+            }
         }
         Command::Watch { dev } => generator::watch::watch(&options(cli, *dev))?,
         Command::New { page } => {

@@ -76,11 +76,24 @@ pub fn create(root: &Path, page: &str, today: &str) -> Result<Vec<PathBuf>> {
         bail!("{} already exists: nothing was written", existing.display());
     }
     let text = front_matter(collection_dir.as_deref(), today);
-    for file in &files {
+    // The translations start as translations of the English placeholder, so they turn stale
+    // as soon as the English text is written.
+    let english_body = crate::content::parse_page(Path::new("the new page"), &text)?.body;
+    let translated = crate::translations::set_front_matter_key(
+        &text,
+        crate::translations::KEY,
+        &crate::translations::body_hash(&english_body),
+    )?;
+    for (lang, file) in config.language_codes().zip(&files) {
+        let text = if lang == config.default_language {
+            &text
+        } else {
+            &translated
+        };
         if let Some(dir) = file.parent() {
             std::fs::create_dir_all(dir).with_context(|| format!("Failed to create {}", dir.display()))?;
         }
-        std::fs::write(file, &text).with_context(|| format!("Failed to write {}", file.display()))?;
+        std::fs::write(file, text).with_context(|| format!("Failed to write {}", file.display()))?;
     }
     Ok(files)
 }
@@ -118,10 +131,21 @@ mod tests {
                 "content/notes/my-topic.ja.md"
             ]
         );
-        for file in &files {
-            let parsed = crate::content::parse_page(file, &std::fs::read_to_string(file).unwrap()).unwrap();
-            assert_eq!(parsed.front.date.unwrap().to_string(), "2026-01-31");
-            assert!(parsed.front.tech.is_none(), "notes have no tech");
+        let parsed: Vec<_> = files
+            .iter()
+            .map(|file| crate::content::parse_page(file, &std::fs::read_to_string(file).unwrap()).unwrap())
+            .collect();
+        for page in &parsed {
+            assert_eq!(page.front.date.unwrap().to_string(), "2026-01-31");
+            assert!(page.front.tech.is_none(), "notes have no tech");
+        }
+        let english = crate::translations::body_hash(&parsed[0].body);
+        assert_eq!(
+            parsed[0].front.translated_from, None,
+            "English is translated from nothing"
+        );
+        for translation in &parsed[1..] {
+            assert_eq!(translation.front.translated_from.as_ref(), Some(&english));
         }
         let project = create(root.path(), "/my-web-project/new-app", "2026-01-31").unwrap();
         let text = std::fs::read_to_string(&project[0]).unwrap();

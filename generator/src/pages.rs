@@ -28,6 +28,10 @@ pub enum ViewKind {
     Single,
     /// The page shown for an unknown entry of a collection.
     NotFound,
+    /// The list of every tag.
+    TagIndex,
+    /// The pages carrying one tag.
+    Tag,
 }
 
 impl ViewKind {
@@ -38,6 +42,8 @@ impl ViewKind {
             PageKind::Section => ViewKind::Section,
             PageKind::Entry { .. } => ViewKind::Entry,
             PageKind::Single => ViewKind::Single,
+            PageKind::TagIndex => ViewKind::TagIndex,
+            PageKind::Tag { .. } => ViewKind::Tag,
         }
     }
 
@@ -50,6 +56,8 @@ impl ViewKind {
             ViewKind::Entry => "entry",
             ViewKind::Single => "single",
             ViewKind::NotFound => "not-found",
+            ViewKind::TagIndex => "tag-index",
+            ViewKind::Tag => "tag",
         }
     }
 
@@ -62,6 +70,8 @@ impl ViewKind {
             ViewKind::Entry => "entry.html",
             ViewKind::Single => "page.html",
             ViewKind::NotFound => "not_found.html",
+            ViewKind::TagIndex => "tags.html",
+            ViewKind::Tag => "tag.html",
         }
     }
 }
@@ -89,12 +99,17 @@ impl Page {
         &self.source.route
     }
 
-    /// The collection whose entry this page is.
+    /// Made by the build rather than written in a file: the tag pages.
+    pub fn is_generated(&self) -> bool {
+        matches!(self.source.kind, PageKind::TagIndex | PageKind::Tag { .. })
+    }
+
     /// When the page last changed: its `updated`, else its `date`.
     pub fn updated(&self) -> Option<PageDate> {
         self.source.front.updated.or(self.source.front.date)
     }
 
+    /// The collection whose entry this page is.
     pub fn collection(&self) -> Option<&str> {
         match &self.source.kind {
             PageKind::Entry { collection } => Some(collection),
@@ -198,9 +213,12 @@ impl Pages {
         self.by_route.values().flat_map(BTreeMap::values)
     }
 
-    /// The pages written as pages of their own, by route then language.
+    /// The pages written as pages of their own, by route then language: those of the owner's
+    /// files first, then those the build makes (tags), so where a search weighs a tag page and
+    /// the page it is named after alike, the owner's page comes first.
     pub fn built(&self) -> impl Iterator<Item = &Page> {
-        self.all().filter(|p| p.gets_page)
+        let written = self.all().filter(|p| p.gets_page && !p.is_generated());
+        written.chain(self.all().filter(|p| p.gets_page && p.is_generated()))
     }
 
     /// The routes written as pages (in every language).
@@ -239,6 +257,16 @@ impl Pages {
             b.date.cmp(&a.date).then_with(|| a.title.cmp(&b.title))
         });
         entries
+    }
+
+    /// The pages of `lang` written as pages of their own that carry `tag`, by title.
+    pub fn tagged(&self, tag: &str, lang: &str) -> Vec<&Page> {
+        let mut tagged: Vec<&Page> = self
+            .built()
+            .filter(|p| p.lang == lang && p.source.front.tags.iter().any(|t| t == tag))
+            .collect();
+        tagged.sort_by(|a, b| a.source.front.title.cmp(&b.source.front.title));
+        tagged
     }
 
     /// Whether `page` is an article: a note or web-project write-up (an entry with a page of its

@@ -14,7 +14,9 @@ use crate::pages::Pages;
 use crate::search_index;
 use crate::site_values;
 use crate::sitemap;
+use crate::tags;
 use crate::templates;
+use crate::translations::{self, Translation};
 use crate::views::{PageView, ViewContext};
 use anyhow::{anyhow, bail, Context, Result};
 use rayon::prelude::*;
@@ -96,6 +98,8 @@ pub fn page_file(url: &str) -> PathBuf {
 pub struct CheckReport {
     pub pages: usize,
     pub warnings: Vec<String>,
+    /// Where each page's translation into each language stands (`site check --translations`).
+    pub translations: Vec<Translation>,
 }
 
 impl CheckReport {
@@ -133,17 +137,20 @@ impl Site {
             &config.default_language,
         )?);
         let collections: Vec<String> = config.collections.keys().cloned().collect();
-        let sources = content::load(
+        let mut sources = content::load(
             &root.join("content"),
             &languages,
             &config.default_language,
             &collections,
         )?;
+        let tag_warnings = tags::add_pages(&mut sources, &config, &locales, &root.join("content"))?;
         let pages = Pages::render(&sources, &config)?;
         pages.check_links(&root.join("static"))?;
         check_preview_images(&config, &pages, &root.join("static"))?;
         let mut warnings = untranslated(&locales, &pages, &languages);
         warnings.extend(site_values::placeholder_warnings(&config));
+        warnings.extend(translations::warnings(&translations::all(&pages, &config)));
+        warnings.extend(tag_warnings);
         Ok(Site {
             config,
             languages,
@@ -263,6 +270,7 @@ pub fn check(options: &BuildOptions) -> Result<CheckReport> {
     let Prepared { site, .. } = prepare(options)?;
     Ok(CheckReport {
         pages: site.page_count(),
+        translations: translations::all(&site.pages, &site.config),
         warnings: site.warnings,
     })
 }

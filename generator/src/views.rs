@@ -23,6 +23,14 @@ pub struct LinkView {
     pub url: String,
 }
 
+/// A tag as a link to its page; on the tag index, with how many pages of the language carry it.
+#[derive(Debug, Serialize)]
+pub struct TagLink {
+    pub name: String,
+    pub url: String,
+    pub count: Option<usize>,
+}
+
 /// The link from an entry or a not-found page back to its collection's list.
 #[derive(Debug, Serialize)]
 pub struct BackLink {
@@ -68,6 +76,12 @@ pub struct PageView {
     pub has_code: bool,
     /// This language has no file yet; `content` is the English text.
     pub fallback: bool,
+    /// The English page changed after this translation was made (`translated_from:`).
+    pub translation_stale: bool,
+    /// The page's own tags, in the order of its front matter.
+    pub tags: Vec<TagLink>,
+    /// Every tag of the site, the most used first (the tag index).
+    pub all_tags: Vec<TagLink>,
     pub noindex: bool,
     /// The page ends with the "education, not investment advice" notice (`not_advice` in
     /// site-config.yaml).
@@ -250,6 +264,9 @@ impl ViewContext<'_> {
             content: String::new(),
             has_code: false,
             fallback: false,
+            translation_stale: false,
+            tags: Vec::new(),
+            all_tags: Vec::new(),
             noindex: false,
             not_advice: false,
             parts: layout::visible_parts(route),
@@ -307,6 +324,9 @@ impl ViewContext<'_> {
         view.content = page.rendered.html.clone();
         view.has_code = page.rendered.has_code;
         view.fallback = page.fallback;
+        view.translation_stale = crate::translations::status(self.pages, page, &self.config.default_language)
+            == Some(crate::translations::Status::Stale);
+        view.tags = self.tag_links(&front.tags, lang);
         view.not_advice = self
             .config
             .not_advice
@@ -336,6 +356,28 @@ impl ViewContext<'_> {
                     .collect()
             }
             PageKind::Entry { collection } => view.back = Some(self.back_link(collection, lang)),
+            PageKind::TagIndex => {
+                let tags: Vec<String> = self
+                    .pages
+                    .routes()
+                    .filter_map(|r| r.strip_prefix(&format!("{}/", crate::tags::INDEX_ROUTE)))
+                    .map(String::from)
+                    .collect();
+                view.all_tags = self.tag_links(&tags, lang);
+                for (link, tag) in view.all_tags.iter_mut().zip(&tags) {
+                    link.count = Some(self.pages.tagged(tag, lang).len());
+                }
+                // The most used first, as a reader scanning the topics would look for them.
+                view.all_tags
+                    .sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.name.cmp(&b.name)));
+            }
+            PageKind::Tag { tag } => {
+                view.children = self.pages.tagged(tag, lang).into_iter().map(|p| self.link(p)).collect();
+                view.back = Some(BackLink {
+                    label: self.t(lang, "tags.all"),
+                    url: self.url(crate::tags::INDEX_ROUTE, lang),
+                });
+            }
             PageKind::Home | PageKind::Single => {}
         }
         self.set_preview_image(&mut view, front.image.as_ref());
@@ -359,6 +401,18 @@ impl ViewContext<'_> {
         self.set_preview_image(&mut view, None);
         view.back = Some(self.back_link(collection, lang));
         view
+    }
+
+    /// `tags` as links to their pages, named in `lang`. Only the tag index counts their pages:
+    /// counting on every tagged page would read the whole site once per tag of each page.
+    fn tag_links(&self, tags: &[String], lang: &str) -> Vec<TagLink> {
+        tags.iter()
+            .map(|tag| TagLink {
+                name: crate::tags::name(self.locales, lang, tag),
+                url: self.url(&crate::tags::route(tag), lang),
+                count: None,
+            })
+            .collect()
     }
 
     /// The page's own image, else the site's `og_image`, else the owner's image (size unknown).

@@ -25,7 +25,13 @@ fn rebuild_ui(root: &Path) -> Result<()> {
 
 fn report(result: Result<crate::site::BuildReport>) {
     match result {
-        Ok(report) => eprintln!("{}", report.summary()),
+        Ok(report) => {
+            // Every rebuild repeats them, stale translations among them: the owner is looking here.
+            for warning in &report.warnings {
+                eprintln!("warning: {warning}");
+            }
+            eprintln!("{}", report.summary())
+        }
         Err(e) => eprintln!("Build failed: {}", crate::describe_error(&e)),
     }
 }

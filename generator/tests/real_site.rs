@@ -45,6 +45,8 @@ const ROUTES: &[&str] = &[
     "/climbers-deal-privacy",
     "/climbers-deal-terms",
     "/climbers-deal-support",
+    "/tags",
+    "/tags/valuation",
 ];
 const LANGS: &[(&str, &str)] = &[("en", ""), ("zh", "/zh"), ("ja", "/ja")];
 
@@ -429,6 +431,20 @@ fn the_sitemap_and_the_search_index_list_exactly_the_built_pages() {
 fn site_check_counts_the_pages_site_build_writes() {
     let checked = check(&site().options).unwrap_or_else(|e| panic!("{}", generator::describe_error(&e)));
     assert_eq!(checked.pages, site().pages);
+    // Every translation records the English text it was made from, and that text is current.
+    let behind: Vec<String> = checked
+        .translations
+        .iter()
+        .filter(|t| t.status != generator::translations::Status::Current)
+        .map(|t| format!("{} {}: {}", t.route, t.lang, t.status.name()))
+        .collect();
+    assert!(!checked.translations.is_empty());
+    assert!(behind.is_empty(), "{behind:#?}");
+    assert!(
+        !site().warnings.iter().any(|w| w.contains("translat")),
+        "{:#?}",
+        site().warnings
+    );
     assert!(site().summary.starts_with(&format!("Built {} pages", checked.pages)));
 }
 
@@ -656,4 +672,86 @@ fn link_previews_show_the_configured_image_with_its_size_and_a_large_card_when_w
         }
     }
     assert!(repo().join("static/images/default-thumbnail.svg").is_file());
+}
+
+/// The text of `key` (dotted) in `locales/<lang>/translation.json`, without the English fallback.
+fn own_text(lang: &str, key: &str) -> Option<String> {
+    let path = repo().join(format!("locales/{lang}/translation.json"));
+    let mut value: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    for part in key.split('.') {
+        value = value.get(part)?.clone();
+    }
+    value.as_str().map(String::from)
+}
+
+#[test]
+fn every_article_and_note_is_tagged_alike_in_every_language_and_each_tag_has_a_named_page() {
+    let loaded = generator::site::Site::load(&repo()).unwrap();
+    let pages = &loaded.pages;
+    let mut tags = std::collections::BTreeSet::new();
+    for article in pages.built().filter(|p| p.lang == "en" && pages.is_article(p)) {
+        let route = article.route();
+        let english = &article.source.front.tags;
+        assert!(!english.is_empty(), "{route} has no tags");
+        for (lang, prefix) in LANGS {
+            let translation = pages.get(route, lang).unwrap();
+            assert_eq!(&translation.source.front.tags, english, "{route} in {lang}");
+            let html = page(&url(route, prefix));
+            for tag in english {
+                assert!(
+                    html.contains(&format!("<a href=\"{prefix}/tags/{tag}\" rel=\"tag\">")),
+                    "{route} in {lang} links to its tag {tag}"
+                );
+            }
+        }
+        tags.extend(english.iter().cloned());
+    }
+    assert!(tags.len() >= 5, "{tags:?}");
+    for (lang, prefix) in LANGS {
+        let index = page(&format!("{prefix}/tags"));
+        for tag in &tags {
+            let name = own_text(lang, &format!("tags.names.{tag}"))
+                .unwrap_or_else(|| panic!("tag {tag} has no name in locales/{lang}"));
+            assert_ne!(&name, tag, "{tag} in {lang}");
+            assert!(
+                index.contains(&format!("<a href=\"{prefix}/tags/{tag}\" rel=\"tag\">{name}</a>")),
+                "the {lang} tag index lists {tag}"
+            );
+            let html = page(&format!("{prefix}/tags/{tag}"));
+            let title = own_text(lang, "tags.pageTitle").unwrap().replace("{{tag}}", &name);
+            assert!(
+                html.contains(&format!("<title>{title} · Alex Chen</title>")),
+                "{tag} {lang}"
+            );
+            assert!(html.contains(&format!("<h1>{title}</h1>")), "{tag} {lang}");
+            let description = own_text(lang, "tags.pageDescription")
+                .unwrap()
+                .replace("{{tag}}", &name);
+            assert!(html.contains(&format!("<meta name=\"description\" content=\"{description}\">")));
+            assert!(html.contains(&format!(
+                "<link rel=\"canonical\" href=\"https://example.com{prefix}/tags/{tag}\">"
+            )));
+            assert!(html.contains(&format!(
+                "<link rel=\"alternate\" hreflang=\"x-default\" href=\"https://example.com/tags/{tag}\">"
+            )));
+        }
+    }
+    // A search weighing a tag page ("Tag: Valuation") and the page it is named after
+    // ("Valuation Models") alike offers the first in the index: the owner's page.
+    let index = common::search_index(site().out.path());
+    let first_tag = index
+        .iter()
+        .position(|e| e["route"].as_str().unwrap().starts_with("/tags"))
+        .unwrap();
+    assert!(
+        index[first_tag..]
+            .iter()
+            .all(|e| e["route"].as_str().unwrap().starts_with("/tags")),
+        "tag pages come last in the search index"
+    );
+    assert!(
+        !site().warnings.iter().any(|w| w.contains("has no name in the locales")),
+        "{:#?}",
+        site().warnings
+    );
 }

@@ -60,11 +60,11 @@ fn outputs(out: &Path) -> Vec<PathBuf> {
 fn fixture_site_matches_golden_output() {
     let out = tempfile::tempdir().unwrap();
     let report = build(&options(&fixture(), out.path())).unwrap();
-    assert_eq!(report.pages, 3 * 11, "11 routes in 3 languages");
+    assert_eq!(report.pages, 3 * 14, "11 routes and 3 of tags in 3 languages");
     assert!(
         report
             .summary()
-            .starts_with("Built 33 pages in 3 languages (en, zh, ja) in "),
+            .starts_with("Built 42 pages in 3 languages (en, zh, ja) in "),
         "{}",
         report.summary()
     );
@@ -196,7 +196,7 @@ fn a_broken_link_fails_the_build_with_file_and_line() {
         std::fs::write(page, text).unwrap();
     });
     assert!(
-        err.contains("content/notes/first.zh.md:12: link to /valuation-models/dcf: there is no page"),
+        err.contains("content/notes/first.zh.md:14: link to /valuation-models/dcf: there is no page"),
         "{err}"
     );
 }
@@ -344,11 +344,11 @@ fn entries_without_pages_are_only_in_their_list_and_nowhere_else() {
     let report = build(&options).unwrap();
     assert_eq!(
         report.pages,
-        3 * 12,
-        "12 routes in 3 languages: the apps list, not its entry"
+        3 * 15,
+        "12 routes and 3 of tags in 3 languages: the apps list, not its entry"
     );
     assert_eq!(checked.pages, report.pages, "site check counts what site build writes");
-    assert_eq!(checked.summary(), "Checked 36 pages: no errors");
+    assert_eq!(checked.summary(), "Checked 45 pages: no errors");
 
     let built = common::built_urls(out.path(), &["zh", "ja"]);
     assert_eq!(built.len(), report.pages);
@@ -382,7 +382,7 @@ fn a_link_to_an_entry_without_a_page_is_broken() {
     for err in [check(&options).unwrap_err(), build(&options).unwrap_err()] {
         let err = generator::describe_error(&err);
         assert!(
-            err.contains("content/notes/first.en.md:25: link to /apps/pocket-tool: there is no page /apps/pocket-tool"),
+            err.contains("content/notes/first.en.md:26: link to /apps/pocket-tool: there is no page /apps/pocket-tool"),
             "{err}"
         );
     }
@@ -393,7 +393,7 @@ fn check_counts_the_pages_build_writes_and_writes_nothing() {
     let out = tempfile::tempdir().unwrap();
     let options = options(&fixture(), out.path());
     let checked = check(&options).unwrap();
-    assert_eq!(checked.summary(), "Checked 33 pages: no errors");
+    assert_eq!(checked.summary(), "Checked 42 pages: no errors");
     let written: Vec<_> = WalkDir::new(out.path())
         .into_iter()
         .filter_map(|e| e.ok())
@@ -435,6 +435,254 @@ fn a_pages_own_preview_image_replaces_the_sites_and_must_exist() {
     let err = build(&options).unwrap_err().to_string();
     assert!(
         err.contains("notes/first.en.md:2: image `/images/missing.png` is not a file of"),
+        "{err}"
+    );
+}
+
+/// A copy of the fixture site to edit, and build options into a fresh output folder.
+fn editable_fixture() -> (tempfile::TempDir, tempfile::TempDir, BuildOptions) {
+    let root = tempfile::tempdir().unwrap();
+    copy_dir(&fixture(), root.path());
+    let out = tempfile::tempdir().unwrap();
+    let options = options(root.path(), out.path());
+    (root, out, options)
+}
+
+/// `(route, language, status)` of every translation `site check` reports.
+fn translation_statuses(options: &BuildOptions) -> Vec<(String, String, &'static str)> {
+    check(options)
+        .unwrap()
+        .translations
+        .iter()
+        .map(|t| (t.route.clone(), t.lang.clone(), t.status.name()))
+        .collect()
+}
+
+fn status_of<'a>(statuses: &'a [(String, String, &'static str)], route: &str, lang: &str) -> &'a str {
+    statuses
+        .iter()
+        .find(|(r, l, _)| r == route && l == lang)
+        .map(|(_, _, s)| *s)
+        .unwrap_or_else(|| panic!("{route} {lang} not in {statuses:?}"))
+}
+
+const STALE_NOTICE: &str = "<p class=\"translation-notice\" role=\"note\">";
+
+#[test]
+fn editing_an_english_page_makes_its_translations_stale_until_site_translated_records_them() {
+    let (root, out, options) = editable_fixture();
+    let statuses = translation_statuses(&options);
+    assert_eq!(status_of(&statuses, "/notes/first", "zh"), "current");
+    assert_eq!(status_of(&statuses, "/notes/first", "ja"), "missing");
+    assert_eq!(status_of(&statuses, "/notes", "ja"), "stale");
+    assert_eq!(status_of(&statuses, "/guide/a", "zh"), "fallback");
+    assert!(
+        !statuses.iter().any(|(route, _, _)| route.starts_with("/tags")),
+        "tag pages are made, not translated: {statuses:?}"
+    );
+
+    let note = root.path().join("content/notes/first.en.md");
+    let text = std::fs::read_to_string(&note).unwrap();
+    std::fs::write(&note, text.replace("A line with", "A rewritten line with")).unwrap();
+    let statuses = translation_statuses(&options);
+    assert_eq!(status_of(&statuses, "/notes/first", "zh"), "stale");
+    assert_eq!(
+        status_of(&statuses, "/notes", "zh"),
+        "current",
+        "other pages stay as they were"
+    );
+    let report = build(&options).unwrap();
+    let zh_file = root.path().join("content/notes/first.zh.md");
+    let warning = format!(
+        "{}: the English page changed since this translation; update it, then run `site translated notes/first --lang zh`",
+        zh_file.display()
+    );
+    assert!(report.warnings.contains(&warning), "{:#?}", report.warnings);
+    let zh_page = std::fs::read_to_string(out.path().join("zh/notes/first/index.html")).unwrap();
+    assert!(
+        zh_page.contains(&format!("{STALE_NOTICE}此翻譯可能已經過時。</p>")),
+        "the stale translation says so in its language"
+    );
+    for current in [
+        "notes/first/index.html",
+        "ja/notes/first/index.html",
+        "zh/notes/index.html",
+    ] {
+        let html = std::fs::read_to_string(out.path().join(current)).unwrap();
+        assert!(!html.contains(STALE_NOTICE), "{current} is not a stale translation");
+    }
+
+    let recorded = generator::translations::record(root.path(), "notes/first", Some("zh")).unwrap();
+    assert_eq!(recorded.len(), 1);
+    assert_eq!(recorded[0].0, zh_file);
+    let statuses = translation_statuses(&options);
+    assert_eq!(status_of(&statuses, "/notes/first", "zh"), "current");
+    assert_eq!(
+        status_of(&statuses, "/notes/first", "ja"),
+        "missing",
+        "only the named language"
+    );
+    build(&options).unwrap();
+    let zh_page = std::fs::read_to_string(out.path().join("zh/notes/first/index.html")).unwrap();
+    assert!(!zh_page.contains(STALE_NOTICE));
+    let zh_text = std::fs::read_to_string(&zh_file).unwrap();
+    assert!(
+        zh_text.contains("\n中文內容。\n"),
+        "the translation's text is untouched"
+    );
+    assert_eq!(zh_text.matches("translated_from:").count(), 1, "{zh_text}");
+
+    // Without --lang, every translation the page has.
+    generator::translations::record(root.path(), "/notes", None).unwrap();
+    let statuses = translation_statuses(&options);
+    assert_eq!(status_of(&statuses, "/notes", "ja"), "current");
+}
+
+#[test]
+fn site_translated_refuses_what_it_cannot_record_and_changes_nothing() {
+    let (root, _out, _options) = editable_fixture();
+    let before = std::fs::read_to_string(root.path().join("content/notes/first.ja.md")).unwrap();
+    let err = |page: &str, lang: Option<&str>| {
+        generator::translations::record(root.path(), page, lang)
+            .unwrap_err()
+            .to_string()
+    };
+    assert_eq!(
+        err("notes/nothing", None),
+        "there is no page /notes/nothing (its English file would be content/notes/nothing.en.md)"
+    );
+    assert!(err("notes/first", Some("en")).starts_with("en is the language pages are translated from"));
+    assert_eq!(
+        err("notes/first", Some("fr")),
+        "the site has no language `fr` (it has en, zh, ja)"
+    );
+    assert!(
+        err("guide/a", Some("zh"))
+            .ends_with("guide/a.zh.md does not exist: there is no zh translation of /guide/a yet"),
+        "{}",
+        err("guide/a", Some("zh"))
+    );
+    assert!(err("guide/a", None).starts_with("/guide/a has no translation yet"));
+    let after = std::fs::read_to_string(root.path().join("content/notes/first.ja.md")).unwrap();
+    assert_eq!(before, after);
+}
+
+#[test]
+fn the_site_command_prints_the_translation_table_and_records_translations() {
+    let (root, out, _options) = editable_fixture();
+    let site = |args: &[&str]| {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_site"))
+            .arg("--root")
+            .arg(root.path())
+            .arg("--out")
+            .arg(out.path())
+            .arg("--templates")
+            .arg(manifest_dir().join("templates"))
+            .args(args)
+            .output()
+            .unwrap();
+        (
+            output.status.success(),
+            String::from_utf8(output.stdout).unwrap(),
+            String::from_utf8(output.stderr).unwrap(),
+        )
+    };
+    let (ok, table, warnings) = site(&["check", "--translations"]);
+    assert!(ok, "{warnings}");
+    let rows: Vec<Vec<&str>> = table.lines().map(|l| l.split_whitespace().collect()).collect();
+    assert_eq!(rows[0], ["page", "language", "status"]);
+    for row in [
+        ["/notes/first", "zh", "current"],
+        ["/notes/first", "ja", "missing"],
+        ["/notes", "ja", "stale"],
+        ["/guide/a", "zh", "fallback"],
+    ] {
+        assert!(rows.contains(&row.to_vec()), "{row:?} in\n{table}");
+    }
+    assert!(table.ends_with("Checked 42 pages: no errors\n"), "{table}");
+    assert!(
+        warnings.contains("notes/_index.ja.md: the English page changed since this translation; update it, then run `site translated notes --lang ja`"),
+        "{warnings}"
+    );
+
+    let (ok, printed, _) = site(&["translated", "notes", "--lang", "ja"]);
+    assert!(ok);
+    assert!(printed.starts_with(&format!(
+        "{}: translated_from: ",
+        root.path().join("content/notes/_index.ja.md").display()
+    )));
+    let (_, table, _) = site(&["check", "--translations"]);
+    assert!(
+        table
+            .lines()
+            .any(|l| l.split_whitespace().eq(["/notes", "ja", "current"])),
+        "{table}"
+    );
+
+    let (ok, _, error) = site(&["translated", "notes/missing"]);
+    assert!(!ok);
+    assert!(error.starts_with("Error: there is no page /notes/missing"), "{error}");
+}
+
+#[test]
+fn tags_get_a_page_in_every_language_linked_from_the_pages_that_carry_them() {
+    let out = tempfile::tempdir().unwrap();
+    let report = build(&options(&fixture(), out.path())).unwrap();
+    let read = |url: &str| std::fs::read_to_string(out.path().join(generator::site::page_file(url))).unwrap();
+
+    let note = read("/zh/notes/first");
+    assert!(
+        note.contains("<li><a href=\"/zh/tags/math\" rel=\"tag\">數學</a></li>"),
+        "a tag links to its page in the page's language, by its name"
+    );
+    let math = read("/zh/tags/math");
+    assert!(math.contains("<title>標籤：數學 · Fixture Owner</title>"));
+    assert!(math.contains("<meta name=\"description\" content=\"關於數學的頁面。\">"));
+    assert!(math.contains("<link rel=\"canonical\" href=\"https://fixture.example/zh/tags/math\">"));
+    assert!(math.contains("<link rel=\"alternate\" hreflang=\"ja\" href=\"https://fixture.example/ja/tags/math\">"));
+    assert!(math.contains("<a href=\"/zh/notes/first\">第一篇筆記</a>"));
+    assert!(
+        math.contains("<a href=\"/zh/guide/a\">Second by weight</a>"),
+        "a page shown in English for want of a translation keeps its tags"
+    );
+    assert!(
+        !read("/tags/math").contains("第一篇筆記"),
+        "each language lists its own pages"
+    );
+
+    let index = read("/ja/tags");
+    assert!(index.contains("<h1>タグ</h1>"));
+    assert!(index.contains(
+        "<li><a href=\"/ja/tags/math\" rel=\"tag\">数学</a> <span class=\"tag-count\">2</span></li>\n<li><a href=\"/ja/tags/examples\" rel=\"tag\">examples</a> <span class=\"tag-count\">1</span></li>"
+    ), "the most used first, a tag without a name under its key: {index}");
+    assert!(
+        report.warnings.iter().any(|w| w.ends_with(
+            "content/notes/first.en.md:6: tag `examples` has no name in the locales (`tags.names.examples` in locales/*/translation.json); its pages show `examples`"
+        )),
+        "{:#?}",
+        report.warnings
+    );
+    let built = common::built_urls(out.path(), &["zh", "ja"]);
+    for url in ["/tags", "/tags/math", "/zh/tags/examples", "/ja/tags"] {
+        assert!(built.contains(url), "{url}");
+    }
+    assert_eq!(common::sitemap_urls(out.path(), "https://fixture.example"), built);
+    assert_eq!(common::search_index_urls(out.path()), built);
+}
+
+#[test]
+fn a_tag_that_cannot_be_a_url_fails_with_the_file_and_line() {
+    let err = build_error(|root| {
+        let note = root.join("content/notes/first.en.md");
+        let text = std::fs::read_to_string(&note).unwrap();
+        std::fs::write(
+            &note,
+            text.replace("tags: [math, examples]", "tags: [math, Risk Premium]"),
+        )
+        .unwrap();
+    });
+    assert!(
+        err.contains("content/notes/first.en.md:6: tag `Risk Premium` must be lower-case letters, digits and dashes"),
         "{err}"
     );
 }

@@ -21,6 +21,8 @@ const PAGES = {
   legal: '/climbers-deal-terms',
   'home (zh)': '/zh/',
   'article (ja)': '/ja/valuation-models/ddm',
+  tags: '/tags',
+  'tag (zh)': '/zh/tags/risk',
 };
 
 const VARIANTS = [
