@@ -147,6 +147,16 @@ describe('render.mjs', () => {
     expect(answer.html[0]).toContain('class="topbar"');
   });
 
+  it('gives two islands of one kind on a page, with the ids the generator gives them, distinct element ids', () => {
+    const calculator = (id: string) => ({ id, island: 'DcfCalculator', props: { lang: 'en', route: '/valuation-models/dcf' }, lng: 'en' });
+    const result = render({ localesDir, items: [calculator('dcfcalculator'), calculator('dcfcalculator-2')] });
+    expect(result.status, result.stderr).toBe(0);
+    const ids = (JSON.parse(result.answer) as Answer).html.map((html) => [...html.matchAll(/\sid="([^"]+)"/g)].map((m) => m[1]));
+    expect(ids[0].length).toBeGreaterThan(0);
+    expect(ids[1]).toHaveLength(ids[0].length);
+    expect(ids[0].filter((id) => ids[1].includes(id))).toEqual([]);
+  });
+
   it('fails clearly on malformed input', () => {
     const result = render({ items: 'nope' });
     expect(result.status).not.toBe(0);
