@@ -662,7 +662,10 @@ mod tests {
         let err = render(&bundle, &items, Duration::from_millis(300))
             .unwrap_err()
             .to_string();
-        assert!(err.contains("did not answer within 0.3 s and was stopped"), "{err}");
+        assert!(
+            err.contains("did not answer and exit within 0.3 s and was stopped"),
+            "{err}"
+        );
         assert!(
             err.contains("Its batch: 8 islands (Echo) on the pages echo/0/index.html, echo/1/index.html"),
             "{err}"
@@ -677,7 +680,7 @@ mod tests {
         let err = render(&bundle, &[item(1)], Duration::from_millis(300))
             .unwrap_err()
             .to_string();
-        assert!(err.contains("did not answer within"), "{err}");
+        assert!(err.contains("did not answer and exit within 0.3 s"), "{err}");
     }
 
     #[test]

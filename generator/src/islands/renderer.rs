@@ -80,7 +80,7 @@ pub fn render_batch(
         let _ = child.wait();
         let said = joined(stderr);
         return Err(fail(format!(
-            "did not answer within {} s and was stopped{}",
+            "did not answer and exit within {} s and was stopped{}",
             timeout.as_secs_f64(),
             said_on_stderr(&said)
         )));
@@ -98,25 +98,28 @@ pub fn render_batch(
     let bytes = answer
         .expect("answered")
         .map_err(|e| fail(format!("answer could not be read: {e}")))?;
+    parse_answer(&bytes, items.len()).map_err(fail)
+}
+
+/// The HTML of an answer to a request of `count` items, or what is wrong with it.
+fn parse_answer(bytes: &[u8], count: usize) -> Result<Vec<String>, String> {
     if bytes.is_empty() {
-        return Err(fail(format!(
+        return Err(format!(
             "gave no answer on file descriptor {ANSWER_FD}: it is older than the generator's island protocol {PROTOCOL}; rebuild the UI with `npm --prefix ui run build` (`make build` does it)"
-        )));
+        ));
     }
-    let answer: Answer =
-        serde_json::from_slice(&bytes).map_err(|e| fail(format!("answered with invalid JSON: {e}")))?;
+    let answer: Answer = serde_json::from_slice(bytes).map_err(|e| format!("answered with invalid JSON: {e}"))?;
     if answer.protocol != PROTOCOL {
-        return Err(fail(format!(
+        return Err(format!(
             "speaks island protocol {}, the generator {PROTOCOL}: build the UI and the generator from the same sources (`make build`)",
             answer.protocol
-        )));
+        ));
     }
-    if answer.html.len() != items.len() {
-        return Err(fail(format!(
-            "answered {} islands for a request of {}",
-            answer.html.len(),
-            items.len()
-        )));
+    if answer.html.len() != count {
+        return Err(format!(
+            "answered {} islands for a request of {count}",
+            answer.html.len()
+        ));
     }
     Ok(answer.html)
 }
