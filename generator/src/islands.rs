@@ -1,37 +1,55 @@
-//! React islands: templates place them with `island(...)`, the build renders every distinct one
-//! in a single `node` call to the UI's server bundle, then puts the HTML into the pages.
+//! React islands: templates place them with `island(...)`; once every page is rendered, each
+//! island on each page gets its id (unique on the page), the build renders every distinct island
+//! with the UI's server bundle (`renderer`), then puts the HTML into the pages.
+
+mod renderer;
 
 use anyhow::{anyhow, bail, Context, Result};
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
-use std::io::Write;
-use std::path::Path;
-use std::process::{Command, Stdio};
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use crate::locales::Locales;
+pub use renderer::{PROTOCOL, RENDER_TIMEOUT};
 
-const SLOT_OPEN: &str = "<!--ssr:";
-const SLOT_CLOSE: &str = "-->";
+/// What the Tera function leaves in a page: the number of its call, resolved by `place`.
+const CALL_OPEN: &str = "<!--island:";
+const MARK_CLOSE: &str = "-->";
 /// Where the page's island scripts go, inside `<head>`; replaced once the page's islands are known.
 pub const SCRIPTS_MARKER: &str = "<!--island-scripts-->";
 
 /// One island to render: the request item of the server bundle's protocol.
 #[derive(Debug, Clone, Serialize)]
 pub struct IslandItem {
-    pub key: String,
+    /// Unique on each page it is on: React's `identifierPrefix`, so `useId` values never collide.
     pub id: String,
     pub island: String,
     pub props: Value,
     pub lng: String,
+    /// The pages (files below `dist/`) it is on, for errors that name a batch.
+    #[serde(skip)]
+    pub pages: Vec<String>,
 }
 
-/// The islands the templates asked for during a build, each distinct one once.
+/// What a template asked for: an island, the id it asked for (its name in lower case by default),
+/// its language and props.
+#[derive(Debug, Clone)]
+struct IslandCall {
+    island: String,
+    id: String,
+    lng: String,
+    props: Value,
+}
+
+/// The islands the templates asked for during a build, each distinct call once.
 #[derive(Default)]
 pub struct IslandCalls {
     by_identity: Mutex<HashMap<String, usize>>,
-    items: Mutex<Vec<IslandItem>>,
+    calls: Mutex<Vec<IslandCall>>,
 }
 
 /// What makes two island calls the same render: island, id, language and props.
@@ -46,27 +64,22 @@ impl IslandItem {
 }
 
 impl IslandCalls {
-    fn slot(&self, island: &str, id: &str, lng: &str, props: &Value) -> usize {
+    fn call(&self, island: &str, id: &str, lng: &str, props: &Value) -> usize {
         let identity = identity(island, id, lng, props);
         let mut by_identity = self.by_identity.lock().expect("island registry");
         if let Some(n) = by_identity.get(&identity) {
             return *n;
         }
-        let mut items = self.items.lock().expect("island registry");
-        let n = items.len();
-        items.push(IslandItem {
-            key: n.to_string(),
-            id: id.to_string(),
+        let mut calls = self.calls.lock().expect("island registry");
+        let n = calls.len();
+        calls.push(IslandCall {
             island: island.to_string(),
-            props: props.clone(),
+            id: id.to_string(),
             lng: lng.to_string(),
+            props: props.clone(),
         });
         by_identity.insert(identity, n);
         n
-    }
-
-    pub fn items(&self) -> Vec<IslandItem> {
-        self.items.lock().expect("island registry").clone()
     }
 }
 
@@ -89,19 +102,119 @@ impl tera::Function for IslandFn {
             .and_then(Value::as_str)
             .map(str::to_string)
             .unwrap_or_else(|| name.to_lowercase());
-        let slot = self.0.slot(name, &id, lang, &props);
-        let props_json = serde_json::to_string(&props).map_err(|e| e.to_string())?;
-        Ok(Value::String(format!(
-            "<div class=\"island\" data-island=\"{}\" data-id=\"{}\" data-lng=\"{}\" data-props=\"{}\">{SLOT_OPEN}{slot}{SLOT_CLOSE}</div>",
-            html_escape::encode_double_quoted_attribute(name),
-            html_escape::encode_double_quoted_attribute(&id),
-            html_escape::encode_double_quoted_attribute(lang),
-            html_escape::encode_double_quoted_attribute(&props_json),
-        )))
+        let call = self.0.call(name, &id, lang, &props);
+        Ok(Value::String(format!("{CALL_OPEN}{call}{MARK_CLOSE}")))
     }
 
     fn is_safe(&self) -> bool {
         true
+    }
+}
+
+/// Every page's islands, each with the id it has on its page, and the distinct ones to render.
+pub struct Placement {
+    calls: Vec<IslandCall>,
+    /// Per page (in the order of `place`'s pages): each island call's number and its id there.
+    pages: Vec<Vec<(usize, String)>>,
+    /// The item of each (call, id).
+    item_of: HashMap<(usize, String), usize>,
+    pub items: Vec<IslandItem>,
+}
+
+/// The calls a page's HTML holds, in order, each with its id on the page: the id the template
+/// asked for, then `-2`, `-3`… for the second and later island asking for the same id.
+fn page_calls(html: &str, calls: &[IslandCall]) -> Result<Vec<(usize, String)>> {
+    let mut seen: HashMap<&str, usize> = HashMap::new();
+    let mut found = Vec::new();
+    let mut rest = html;
+    while let Some(start) = rest.find(CALL_OPEN) {
+        let after = &rest[start + CALL_OPEN.len()..];
+        let end = after
+            .find(MARK_CLOSE)
+            .ok_or_else(|| anyhow!("unterminated island mark"))?;
+        let call: usize = after[..end].parse().map_err(|_| anyhow!("bad island mark"))?;
+        let asked = &calls
+            .get(call)
+            .ok_or_else(|| anyhow!("island mark {call} has no call"))?
+            .id;
+        let count = seen.entry(asked).or_default();
+        *count += 1;
+        let id = if *count == 1 {
+            asked.clone()
+        } else {
+            format!("{asked}-{count}")
+        };
+        found.push((call, id));
+        rest = &after[end + MARK_CLOSE.len()..];
+    }
+    Ok(found)
+}
+
+/// Gives every island on every page its id and lists the distinct islands of the build.
+pub fn place(calls: &IslandCalls, pages: &[(PathBuf, String)]) -> Result<Placement> {
+    let calls = std::mem::take(&mut *calls.calls.lock().expect("island registry"));
+    let per_page: Vec<Vec<(usize, String)>> = pages
+        .par_iter()
+        .map(|(file, html)| page_calls(html, &calls).with_context(|| format!("in {}", file.display())))
+        .collect::<Result<_>>()?;
+    let mut item_of = HashMap::new();
+    let mut items: Vec<IslandItem> = Vec::new();
+    for ((file, _), found) in pages.iter().zip(&per_page) {
+        for (call, id) in found {
+            let n = *item_of.entry((*call, id.clone())).or_insert_with(|| {
+                let c = &calls[*call];
+                items.push(IslandItem {
+                    id: id.clone(),
+                    island: c.island.clone(),
+                    props: c.props.clone(),
+                    lng: c.lng.clone(),
+                    pages: Vec::new(),
+                });
+                items.len() - 1
+            });
+            items[n].pages.push(file.display().to_string());
+        }
+    }
+    Ok(Placement {
+        calls,
+        pages: per_page,
+        item_of,
+        items,
+    })
+}
+
+impl Placement {
+    /// Page `n`'s HTML (the `n`th of `place`'s pages) with each island in place, given each item's
+    /// HTML; and the names of the islands it holds.
+    pub fn fill(&self, n: usize, page: &str, rendered: &[String]) -> Result<(String, Vec<String>)> {
+        let mut out = String::with_capacity(page.len() + 4096);
+        let mut names = Vec::new();
+        let mut rest = page;
+        for (call, id) in &self.pages[n] {
+            let start = rest.find(CALL_OPEN).ok_or_else(|| anyhow!("island mark missing"))?;
+            out.push_str(&rest[..start]);
+            let after = &rest[start..];
+            let end = after.find(MARK_CLOSE).expect("found by page_calls");
+            let item = self.item_of[&(*call, id.clone())];
+            let c = &self.calls[*call];
+            let props_json = serde_json::to_string(&c.props)?;
+            let html = rendered
+                .get(item)
+                .ok_or_else(|| anyhow!("island {} on this page was never rendered", c.island))?;
+            out.push_str(&format!(
+                "<div class=\"island\" data-island=\"{}\" data-id=\"{}\" data-lng=\"{}\" data-props=\"{}\">{html}</div>",
+                html_escape::encode_double_quoted_attribute(&c.island),
+                html_escape::encode_double_quoted_attribute(id),
+                html_escape::encode_double_quoted_attribute(&c.lng),
+                html_escape::encode_double_quoted_attribute(&props_json),
+            ));
+            names.push(c.island.clone());
+            rest = &after[end + MARK_CLOSE.len()..];
+        }
+        out.push_str(rest);
+        names.sort();
+        names.dedup();
+        Ok((out, names))
     }
 }
 
@@ -164,15 +277,10 @@ impl tera::Function for IslandTextFn {
     }
 }
 
-#[derive(Deserialize)]
-struct RenderAnswer {
-    html: BTreeMap<String, String>,
-}
-
 /// Below this many islands a second `node` process costs more (its start and bundle load) than it saves.
 const ITEMS_PER_PROCESS: usize = 400;
 
-/// Renders every item with the UI's server bundle (`node render.mjs`, JSON on stdin and stdout),
+/// Renders every item with the UI's server bundle (`node render.mjs`, the protocol of `renderer`),
 /// reusing the HTML of islands the previous build rendered with the same server bundle and
 /// locales when given a `cache` file: a rebuild after editing one page renders only the islands
 /// whose props changed. The cache holds exactly this build's islands afterwards.
@@ -204,7 +312,7 @@ pub fn render_all(
         .filter(|(_, id)| !known.contains_key(*id))
         .map(|(item, _)| item.clone())
         .collect();
-    let rendered = render_in_parallel(server_bundle, locales.dir(), &missing)?;
+    let rendered = render_in_parallel(server_bundle, locales.dir(), &missing, RENDER_TIMEOUT)?;
     for (item, html) in missing.iter().zip(rendered) {
         known.insert(item.identity(), html);
     }
@@ -256,7 +364,12 @@ fn read_cache(file: &Path, fingerprint: &str) -> HashMap<String, String> {
 }
 
 /// One `node` call per core for a large batch: the renderer is single-threaded.
-fn render_in_parallel(server_bundle: &Path, locales_dir: &Path, items: &[IslandItem]) -> Result<Vec<String>> {
+fn render_in_parallel(
+    server_bundle: &Path,
+    locales_dir: &Path,
+    items: &[IslandItem],
+    timeout: Duration,
+) -> Result<Vec<String>> {
     if items.is_empty() {
         return Ok(Vec::new());
     }
@@ -266,7 +379,7 @@ fn render_in_parallel(server_bundle: &Path, locales_dir: &Path, items: &[IslandI
     let results: Vec<Result<Vec<String>>> = std::thread::scope(|scope| {
         let handles: Vec<_> = items
             .chunks(chunk)
-            .map(|batch| scope.spawn(move || render_batch(server_bundle, locales_dir, batch)))
+            .map(|batch| scope.spawn(move || renderer::render_batch(server_bundle, locales_dir, batch, timeout)))
             .collect();
         handles
             .into_iter()
@@ -280,85 +393,11 @@ fn render_in_parallel(server_bundle: &Path, locales_dir: &Path, items: &[IslandI
     Ok(html)
 }
 
-fn render_batch(server_bundle: &Path, locales_dir: &Path, items: &[IslandItem]) -> Result<Vec<String>> {
-    let request = serde_json::json!({
-        "localesDir": locales_dir.canonicalize().unwrap_or_else(|_| locales_dir.to_path_buf()),
-        "items": items,
-    });
-    let mut child = Command::new("node")
-        .arg(server_bundle)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .context("Failed to start `node` to render the islands (is Node.js installed?)")?;
-    let mut stdin = child.stdin.take().expect("piped stdin");
-    let body = serde_json::to_vec(&request)?;
-    // Written from a thread so a large answer cannot fill the stdout pipe while we still write.
-    let writer = std::thread::spawn(move || stdin.write_all(&body));
-    let output = child
-        .wait_with_output()
-        .context("Failed to read the island renderer's answer")?;
-    writer
-        .join()
-        .expect("stdin writer")
-        .context("Failed to send the islands to the renderer")?;
-    if !output.status.success() {
-        bail!(
-            "the island renderer {} failed ({}):\n{}",
-            server_bundle.display(),
-            output.status,
-            String::from_utf8_lossy(&output.stderr).trim()
-        );
-    }
-    let answer: RenderAnswer = serde_json::from_slice(&output.stdout).with_context(|| {
-        format!(
-            "the island renderer {} answered with invalid JSON",
-            server_bundle.display()
-        )
-    })?;
-    items
-        .iter()
-        .map(|item| {
-            answer
-                .html
-                .get(&item.key)
-                .cloned()
-                .ok_or_else(|| anyhow!("the island renderer gave no HTML for island `{}`", item.island))
-        })
-        .collect()
-}
-
 fn distinct_names(items: &[IslandItem]) -> String {
     let mut names: Vec<&str> = items.iter().map(|i| i.island.as_str()).collect();
     names.sort();
     names.dedup();
     names.join(", ")
-}
-
-/// Fills the page's island slots with their HTML; returns the page and the islands it holds.
-pub fn fill_slots(page: &str, rendered: &[String], items: &[IslandItem]) -> Result<(String, Vec<String>)> {
-    let mut out = String::with_capacity(page.len() + 4096);
-    let mut names = Vec::new();
-    let mut rest = page;
-    while let Some(start) = rest.find(SLOT_OPEN) {
-        out.push_str(&rest[..start]);
-        let after = &rest[start + SLOT_OPEN.len()..];
-        let end = after
-            .find(SLOT_CLOSE)
-            .ok_or_else(|| anyhow!("unterminated island slot"))?;
-        let n: usize = after[..end].parse().map_err(|_| anyhow!("bad island slot"))?;
-        let html = rendered
-            .get(n)
-            .ok_or_else(|| anyhow!("island slot {n} was never rendered"))?;
-        out.push_str(html);
-        names.push(items[n].island.clone());
-        rest = &after[end + SLOT_CLOSE.len()..];
-    }
-    out.push_str(rest);
-    names.sort();
-    names.dedup();
-    Ok((out, names))
 }
 
 #[cfg(test)]
@@ -375,6 +414,21 @@ mod tests {
         f.call(&args).unwrap().as_str().unwrap().to_string()
     }
 
+    /// Pages of the given HTML, each placed at `page-N.html`, filled with `<p>ID</p>` per island.
+    fn placed(calls: &IslandCalls, pages: &[String]) -> (Placement, Vec<String>) {
+        let pages: Vec<(PathBuf, String)> = pages
+            .iter()
+            .enumerate()
+            .map(|(n, html)| (PathBuf::from(format!("page-{n}.html")), html.clone()))
+            .collect();
+        let placement = place(calls, &pages).unwrap();
+        let rendered: Vec<String> = placement.items.iter().map(|i| format!("<p>{}</p>", i.id)).collect();
+        let filled = (0..pages.len())
+            .map(|n| placement.fill(n, &pages[n].1, &rendered).unwrap().0)
+            .collect();
+        (placement, filled)
+    }
+
     #[test]
     fn identical_islands_share_one_render_and_props_are_escaped() {
         let calls = Arc::new(IslandCalls::default());
@@ -384,11 +438,47 @@ mod tests {
         let c = call(&f, "TopBar", "ja", serde_json::json!({"route": "/a\"<b>"}));
         assert_eq!(a, b);
         assert_ne!(a, c);
-        assert_eq!(calls.items().len(), 2);
-        assert!(a.contains("data-id=\"topbar\""), "{a}");
+        let (placement, filled) = placed(&calls, &[a, b, c]);
+        assert_eq!(placement.items.len(), 2);
+        assert_eq!(placement.items[0].pages, ["page-0.html", "page-1.html"]);
+        assert_eq!(filled[0], filled[1]);
+        assert!(filled[0].contains("data-id=\"topbar\""), "{}", filled[0]);
         assert!(
-            a.contains("data-props=\"{&quot;route&quot;:&quot;/a\\&quot;&lt;b&gt;&quot;}\""),
-            "{a}"
+            filled[0].contains("data-props=\"{&quot;route&quot;:&quot;/a\\&quot;&lt;b&gt;&quot;}\""),
+            "{}",
+            filled[0]
+        );
+    }
+
+    #[test]
+    fn two_islands_of_one_kind_on_a_page_get_distinct_ids() {
+        let calls = Arc::new(IslandCalls::default());
+        let f = IslandFn(calls.clone());
+        let one = call(&f, "DcfCalculator", "en", serde_json::json!({"n": 1}));
+        let two = call(&f, "DcfCalculator", "en", serde_json::json!({"n": 2}));
+        let same = call(&f, "DcfCalculator", "en", serde_json::json!({"n": 1}));
+        let (placement, filled) = placed(&calls, &[format!("{one}{two}{same}"), two.clone()]);
+        let ids = |html: &str| -> Vec<String> {
+            html.split("data-id=\"")
+                .skip(1)
+                .map(|rest| rest[..rest.find('"').unwrap()].to_string())
+                .collect()
+        };
+        assert_eq!(ids(&filled[0]), ["dcfcalculator", "dcfcalculator-2", "dcfcalculator-3"]);
+        // Each island's render had its own identifierPrefix: its id on the page.
+        assert!(filled[0]
+            .contains("\"dcfcalculator-2\" data-lng=\"en\" data-props=\"{&quot;n&quot;:2}\"><p>dcfcalculator-2</p>"));
+        // Another page counts its own islands.
+        assert_eq!(ids(&filled[1]), ["dcfcalculator"]);
+        let sent: Vec<(&str, &Value)> = placement.items.iter().map(|i| (i.id.as_str(), &i.props)).collect();
+        assert_eq!(
+            sent,
+            [
+                ("dcfcalculator", &serde_json::json!({"n": 1})),
+                ("dcfcalculator-2", &serde_json::json!({"n": 2})),
+                ("dcfcalculator-3", &serde_json::json!({"n": 1})),
+                ("dcfcalculator", &serde_json::json!({"n": 2})),
+            ]
         );
     }
 
@@ -414,7 +504,7 @@ mod tests {
     }
 
     #[test]
-    fn slots_are_filled_and_islands_named() {
+    fn islands_are_filled_in_and_named() {
         let calls = Arc::new(IslandCalls::default());
         let f = IslandFn(calls.clone());
         let page = format!(
@@ -422,9 +512,14 @@ mod tests {
             call(&f, "A", "en", Value::Null),
             call(&f, "B", "en", Value::Null)
         );
-        let (html, names) = fill_slots(&page, &["<p>a</p>".into(), "<p>b</p>".into()], &calls.items()).unwrap();
+        let pages = [(PathBuf::from("index.html"), page)];
+        let placement = place(&calls, &pages).unwrap();
+        let (html, names) = placement
+            .fill(0, &pages[0].1, &["<p>a</p>".into(), "<p>b</p>".into()])
+            .unwrap();
         assert!(
-            html.contains("><p>a</p></div>") && html.contains("><p>b</p></div>"),
+            html.contains("data-id=\"a\" data-lng=\"en\" data-props=\"null\"><p>a</p></div><div")
+                && html.ends_with("><p>b</p></div></body>"),
             "{html}"
         );
         assert_eq!(names, ["A", "B"]);
@@ -432,19 +527,32 @@ mod tests {
 
     fn item(n: usize) -> IslandItem {
         IslandItem {
-            key: n.to_string(),
             id: "x".into(),
             island: "Echo".into(),
             props: serde_json::json!({ "n": n }),
             lng: "en".into(),
+            pages: vec![format!("echo/{n}/index.html")],
         }
     }
 
-    /// A renderer that answers `<p>{props.n}</p>` for every item, like the real protocol.
-    const ECHO_RENDERER: &str = r#"let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => {
-        const html = {}; for (const i of JSON.parse(s).items) html[i.key] = `<p>${i.props.n}</p>`;
-        process.stdout.write(JSON.stringify({ html }));
-    });"#;
+    /// A stand-in renderer: reads the request, then runs `answer` with `items` and `answer(text)`.
+    fn renderer(dir: &Path, answer: &str) -> PathBuf {
+        let bundle = dir.join(format!("render-{}.mjs", answer.len()));
+        let script = format!(
+            r#"import {{ writeSync }} from "node:fs";
+            const reply = (text) => writeSync(3, text);
+            let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => {{
+                const {{ protocol, items }} = JSON.parse(s);
+                if (protocol !== {PROTOCOL}) process.exit(9);
+                {answer}
+            }});"#
+        );
+        std::fs::write(&bundle, script).unwrap();
+        bundle
+    }
+
+    /// Answers `<p>{props.n}</p>` for every item, like the real protocol.
+    const ECHO: &str = r#"reply(JSON.stringify({ protocol, html: items.map((i) => `<p>${i.props.n}</p>`) }));"#;
 
     /// English-only locales in `dir/locales`, with `translation` as given.
     fn locales(dir: &Path, translation: &str) -> Locales {
@@ -458,8 +566,7 @@ mod tests {
     #[test]
     fn a_large_batch_is_split_across_renderers_and_keeps_its_order() {
         let dir = tempfile::tempdir().unwrap();
-        let bundle = dir.path().join("render.mjs");
-        std::fs::write(&bundle, ECHO_RENDERER).unwrap();
+        let bundle = renderer(dir.path(), ECHO);
         let items: Vec<IslandItem> = (0..2 * ITEMS_PER_PROCESS + 3).map(item).collect();
         let html = render_all(&bundle, &locales(dir.path(), "{}"), &items, None).unwrap();
         assert_eq!(html.len(), items.len());
@@ -473,9 +580,8 @@ mod tests {
     #[test]
     fn cached_islands_skip_the_renderer_until_the_bundle_or_locales_change() {
         let dir = tempfile::tempdir().unwrap();
-        let bundle = dir.path().join("render.mjs");
+        let bundle = renderer(dir.path(), ECHO);
         let english = locales(dir.path(), "{}");
-        std::fs::write(&bundle, ECHO_RENDERER).unwrap();
         let cache = dir.path().join("cache");
         let items = vec![item(1), item(2)];
         assert_eq!(
@@ -505,11 +611,8 @@ mod tests {
     #[test]
     fn a_missing_server_bundle_says_how_to_build_it() {
         let items = vec![IslandItem {
-            key: "0".into(),
-            id: "x".into(),
             island: "Search".into(),
-            props: Value::Null,
-            lng: "en".into(),
+            ..item(0)
         }];
         let dir = tempfile::tempdir().unwrap();
         let err = render_all(
@@ -524,5 +627,105 @@ mod tests {
             err.contains("npm --prefix ui run build") && err.contains("Search"),
             "{err}"
         );
+    }
+
+    fn render(bundle: &Path, items: &[IslandItem], timeout: Duration) -> Result<Vec<String>> {
+        let dir = tempfile::tempdir().unwrap();
+        render_in_parallel(bundle, locales(dir.path(), "{}").dir(), items, timeout)
+    }
+
+    #[test]
+    fn what_islands_print_on_stdout_cannot_corrupt_the_answer() {
+        let dir = tempfile::tempdir().unwrap();
+        // Logs before, during and after the answer, some of it an answer of the old protocol.
+        let bundle = renderer(
+            dir.path(),
+            &format!(
+                r#"console.log("rendering", items.length);
+                process.stdout.write(JSON.stringify({{ html: {{ "0": "<p>wrong</p>" }} }}));
+                {ECHO}
+                console.info("done");"#
+            ),
+        );
+        let items = vec![item(7), item(8)];
+        assert_eq!(
+            render(&bundle, &items, RENDER_TIMEOUT).unwrap(),
+            ["<p>7</p>", "<p>8</p>"]
+        );
+    }
+
+    #[test]
+    fn a_renderer_that_hangs_is_stopped_and_its_batch_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let bundle = renderer(dir.path(), "setInterval(() => {}, 1000);");
+        let items: Vec<IslandItem> = (0..8).map(item).collect();
+        let err = render(&bundle, &items, Duration::from_millis(300))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("did not answer and exit within 0.3 s and was stopped"),
+            "{err}"
+        );
+        assert!(
+            err.contains("Its batch: 8 islands (Echo) on the pages echo/0/index.html, echo/1/index.html"),
+            "{err}"
+        );
+        assert!(err.contains("echo/4/index.html and 3 more"), "{err}");
+    }
+
+    #[test]
+    fn a_renderer_that_answers_and_then_hangs_is_stopped_too() {
+        let dir = tempfile::tempdir().unwrap();
+        let bundle = renderer(dir.path(), &format!("{ECHO} setInterval(() => {{}}, 1000);"));
+        let err = render(&bundle, &[item(1)], Duration::from_millis(300))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("did not answer and exit within 0.3 s"), "{err}");
+    }
+
+    #[test]
+    fn each_side_refuses_another_protocol_version() {
+        let dir = tempfile::tempdir().unwrap();
+        // A renderer of a newer protocol.
+        let newer = renderer(
+            dir.path(),
+            r#"reply(JSON.stringify({ protocol: protocol + 1, html: items.map(() => "") }));"#,
+        );
+        let err = render(&newer, &[item(1)], RENDER_TIMEOUT).unwrap_err().to_string();
+        assert!(
+            err.contains(&format!(
+                "speaks island protocol {}, the generator {PROTOCOL}",
+                PROTOCOL + 1
+            )),
+            "{err}"
+        );
+        // A renderer of the first protocol: no version, the answer on stdout.
+        let older = dir.path().join("older.mjs");
+        std::fs::write(
+            &older,
+            r#"let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => {
+                process.stdout.write(JSON.stringify({ html: { "0": "<p>old</p>" } }));
+            });"#,
+        )
+        .unwrap();
+        let err = render(&older, &[item(1)], RENDER_TIMEOUT).unwrap_err().to_string();
+        assert!(
+            err.contains("gave no answer on file descriptor 3: it is older than the generator's island protocol"),
+            "{err}"
+        );
+        assert!(err.contains("echo/1/index.html"), "{err}");
+    }
+
+    #[test]
+    fn an_answer_that_does_not_match_the_request_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let short = renderer(
+            dir.path(),
+            r#"reply(JSON.stringify({ protocol, html: items.slice(1).map(() => "") }));"#,
+        );
+        let err = render(&short, &[item(1), item(2)], RENDER_TIMEOUT)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("answered 1 islands for a request of 2"), "{err}");
     }
 }

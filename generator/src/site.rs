@@ -5,7 +5,7 @@
 use crate::assets::Manifest;
 use crate::config::SiteConfig;
 use crate::content;
-use crate::islands::{self, IslandCalls, IslandItem, SCRIPTS_MARKER};
+use crate::islands::{self, IslandCalls, IslandItem, Placement, SCRIPTS_MARKER};
 use crate::locales::Locales;
 use crate::output::{
     compress_if_changed, compress_text_files, remove_stale, write_if_changed, write_with_siblings, Changed,
@@ -241,7 +241,7 @@ struct Prepared {
     search_index: SearchIndexFile,
     /// Each page's file below `dist/` and its HTML.
     pages: Vec<(PathBuf, String)>,
-    islands: Vec<IslandItem>,
+    islands: Placement,
 }
 
 /// The phases `site check` and `site build` share: every check a build makes runs here.
@@ -254,8 +254,8 @@ fn prepare(options: &BuildOptions) -> Result<Prepared> {
     // The search index comes before the pages: the search page's props name its hashed file.
     let search_index = SearchIndexFile::encode(&site);
     let pages = render_templates(&site, &tera, manifest.as_ref(), &search_index.url(), options.dev)?;
-    let islands = island_calls.items();
-    check_template_islands(&islands, manifest.as_ref(), &options.out)?;
+    let islands = islands::place(&island_calls, &pages)?;
+    check_template_islands(&islands.items, manifest.as_ref(), &options.out)?;
     Ok(Prepared {
         site,
         manifest,
@@ -289,7 +289,7 @@ pub fn build(options: &BuildOptions) -> Result<BuildReport> {
     let island_html = islands::render_all(
         &options.server_bundle,
         &site.locales,
-        &islands,
+        &islands.items,
         options.island_cache.as_deref(),
     )?;
     write_pages(&mut out, pages, &island_html, &islands, manifest.as_ref())?;
@@ -529,21 +529,24 @@ fn write_pages(
     out: &mut Written,
     pages: Vec<(PathBuf, String)>,
     island_html: &[String],
-    islands: &[IslandItem],
+    islands: &Placement,
     manifest: Option<&Manifest>,
 ) -> Result<()> {
     let (finished, to_write) = std::sync::mpsc::sync_channel::<Changed>(PAGES_IN_FLIGHT);
     let writer = std::thread::spawn(move || to_write.into_iter().try_fold(0, |n, page| page.write().map(|()| n + 1)));
     let dir = &out.dir;
-    let made = pages.par_iter().try_for_each_with(finished, |finished, (file, html)| {
-        let (html, names) = islands::fill_slots(html, island_html, islands)?;
-        let scripts = manifest.map(|m| m.island_scripts(&names)).unwrap_or_default();
-        let page = compress_if_changed(&dir.join(file), html.replacen(SCRIPTS_MARKER, &scripts, 1).into_bytes())?;
-        match page {
-            Some(page) => finished.send(page).map_err(|_| anyhow!("the page writer stopped")),
-            None => Ok(()),
-        }
-    });
+    let made = pages
+        .par_iter()
+        .enumerate()
+        .try_for_each_with(finished, |finished, (n, (file, html))| {
+            let (html, names) = islands.fill(n, html, island_html)?;
+            let scripts = manifest.map(|m| m.island_scripts(&names)).unwrap_or_default();
+            let page = compress_if_changed(&dir.join(file), html.replacen(SCRIPTS_MARKER, &scripts, 1).into_bytes())?;
+            match page {
+                Some(page) => finished.send(page).map_err(|_| anyhow!("the page writer stopped")),
+                None => Ok(()),
+            }
+        });
     // The writer's own error first: a failed write stops the pages with "the page writer stopped".
     out.changed += writer.join().expect("page writer")?;
     made?;

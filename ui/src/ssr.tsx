@@ -1,8 +1,9 @@
-// The build-time renderer (bundled to ui/.ssr/render.mjs). stdin:
-// {"localesDir": "...", "items": [{"key","id","island","props","lng"}]}; stdout: {"html": {key: html},
-// "shared": n} (n items filled in from a shared render, lib/sharedRender.ts).
-// Any failure exits non-zero with the island named on stderr.
-import { readFileSync } from 'node:fs';
+// The build-time renderer (bundled to ui/.ssr/render.mjs), the island protocol of docs/internals.md.
+// stdin: {"protocol": 2, "localesDir": "...", "items": [{"id","island","props","lng"}]}; the answer,
+// on file descriptor 3 so that nothing an island or a library prints can corrupt it:
+// {"protocol": 2, "html": [one string per item, in request order], "shared": n} (n items filled in
+// from a shared render, lib/sharedRender.ts). Any failure exits non-zero naming the island on stderr.
+import { readFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { ComponentType } from 'react';
 import { renderToString } from 'react-dom/server';
@@ -11,17 +12,20 @@ import { components } from 'virtual:islands';
 import { IslandRoot } from './components/IslandRoot';
 import { createI18n, NAMESPACES, type LocaleBundle } from './lib/i18n';
 import { fillSlots, slotTokens, type MaybeShared } from './lib/sharedRender';
+import { stripResourceHints } from './lib/resourceHints';
+
+/** The version of the request and answer format; `PROTOCOL` in generator/src/islands/renderer.rs must match. */
+export const PROTOCOL = 2;
+
+/** Where the answer goes: the generator opens this pipe beside stdin, stdout and stderr. */
+const ANSWER_FD = 3;
 
 export interface RenderItem {
-  key: string;
   id: string;
   island: string;
   props?: Record<string, unknown>;
   lng: string;
 }
-
-// React 19 hoists resource hints for images into the markup; the client never renders them.
-const PRELOAD_LINK = /<link\b[^>]*\brel="preload"[^>]*\/?>/g;
 
 function loadBundle(localesDir: string, lng: string): LocaleBundle {
   const bundle: LocaleBundle = {};
@@ -75,19 +79,19 @@ function rememberTranslations(instance: i18n): i18n {
   return instance;
 }
 
-function renderItem(item: RenderItem, Island: ComponentType<any>, i18n: i18n, props: Record<string, unknown>): string {
+function renderItem(item: RenderItem, n: number, Island: ComponentType<any>, i18n: i18n, props: Record<string, unknown>): string {
   try {
     const markup = renderToString(<IslandRoot name={item.island} id={item.id} lng={item.lng} i18n={i18n} Island={Island} props={props} />, {
       identifierPrefix: item.id,
     });
-    return markup.replace(PRELOAD_LINK, '');
+    return stripResourceHints(markup);
   } catch (err) {
-    throw new Error(`island ${item.island} (item ${item.key}) failed to render: ${(err as Error).stack ?? err}`);
+    throw new Error(`island ${item.island} (item ${n}, id ${item.id}, ${item.lng}) failed to render: ${(err as Error).stack ?? err}`);
   }
 }
 
-/** Every item's HTML by key, and how many items were filled in from a shared render. */
-export function renderBatch(localesDir: string, items: RenderItem[]): { html: Record<string, string>; shared: number } {
+/** Every item's HTML, in the items' order, and how many items were filled in from a shared render. */
+export function renderBatch(localesDir: string, items: RenderItem[]): { html: string[]; shared: number } {
   const instances = new Map<string, i18n>();
   const i18nFor = (lng: string) => {
     let i18n = instances.get(lng);
@@ -100,18 +104,18 @@ export function renderBatch(localesDir: string, items: RenderItem[]): { html: Re
   // Per group of a shared render (lib/sharedRender.ts): its template, or null when the template
   // filled in did not give the full render of the group's first item.
   const templates = new Map<string, string | null>();
-  const html: Record<string, string> = {};
+  const html: string[] = [];
   let shared = 0;
-  for (const item of items) {
+  for (const [n, item] of items.entries()) {
     const Island = components[item.island];
     if (!Island) {
-      throw new Error(`unknown island "${item.island}" (item ${item.key}); known: ${Object.keys(components).join(', ')}`);
+      throw new Error(`unknown island "${item.island}" (item ${n}, id ${item.id}); known: ${Object.keys(components).join(', ')}`);
     }
     const props = item.props ?? {};
-    const render = (p: Record<string, unknown>) => renderItem(item, Island, i18nFor(item.lng), p);
+    const render = (p: Record<string, unknown>) => renderItem(item, n, Island, i18nFor(item.lng), p);
     const sharing = (Island as MaybeShared).sharedRender;
     if (!sharing) {
-      html[item.key] = render(props);
+      html.push(render(props));
       continue;
     }
     const values = sharing.slots(props);
@@ -121,11 +125,11 @@ export function renderBatch(localesDir: string, items: RenderItem[]): { html: Re
       const full = render(props);
       const candidate = render(sharing.withSlots(props, slotTokens(values.length)));
       templates.set(group, fillSlots(candidate, values) === full ? candidate : null);
-      html[item.key] = full;
+      html.push(full);
     } else if (template === null) {
-      html[item.key] = render(props);
+      html.push(render(props));
     } else {
-      html[item.key] = fillSlots(template, values);
+      html.push(fillSlots(template, values));
       shared += 1;
     }
   }
@@ -138,12 +142,33 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-async function main() {
-  const input = JSON.parse(await readStdin()) as { localesDir?: string; items?: RenderItem[] };
-  if (typeof input.localesDir !== 'string' || !Array.isArray(input.items)) {
-    throw new Error('expected {"localesDir": string, "items": [...]} on stdin');
+/** Writes the whole answer to the answer channel; a pipe may take it in several writes. */
+function answer(text: string) {
+  const bytes = Buffer.from(text, 'utf8');
+  let written = 0;
+  try {
+    while (written < bytes.length) written += writeSync(ANSWER_FD, bytes, written);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EBADF') {
+      throw new Error(`the answer goes to file descriptor ${ANSWER_FD}, which is not open: the generator (site build) runs this renderer`);
+    }
+    throw err;
   }
-  process.stdout.write(JSON.stringify(renderBatch(input.localesDir, input.items)));
+}
+
+async function main() {
+  const input = JSON.parse(await readStdin()) as { protocol?: unknown; localesDir?: string; items?: RenderItem[] };
+  if (input.protocol !== PROTOCOL) {
+    throw new Error(
+      `the generator speaks island protocol ${input.protocol ?? '1 (no version)'}, this renderer ${PROTOCOL}: build the UI and the generator from the same sources (make build)`,
+    );
+  }
+  if (typeof input.localesDir !== 'string' || !Array.isArray(input.items)) {
+    throw new Error('expected {"protocol": 2, "localesDir": string, "items": [...]} on stdin');
+  }
+  answer(JSON.stringify({ protocol: PROTOCOL, ...renderBatch(input.localesDir, input.items) }));
+  // Done even if an island's module left a timer or socket open.
+  process.exit(0);
 }
 
 main().catch((err) => {

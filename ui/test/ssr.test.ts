@@ -28,9 +28,17 @@ beforeAll(() => {
   expect(build.status, build.stderr).toBe(0);
 });
 
-function render(input: unknown) {
-  return spawnSync(process.execPath, [renderer], { input: JSON.stringify(input), encoding: 'utf8' });
+/** One run of the renderer as the generator makes it: the answer on file descriptor 3. */
+function render(input: unknown, nodeOptions: string[] = []) {
+  const run = spawnSync(process.execPath, [...nodeOptions, renderer], {
+    input: JSON.stringify({ protocol: 2, ...(input as object) }),
+    encoding: 'utf8',
+    stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
+  });
+  return { status: run.status, stdout: run.stdout, stderr: run.stderr, answer: String(run.output[3] ?? '') };
 }
+
+type Answer = { protocol: number; html: string[]; shared: number };
 
 const languages = [
   { code: 'en', href: '/notes' },
@@ -43,47 +51,48 @@ describe('render.mjs', () => {
     const result = render({
       localesDir,
       items: [
-        { key: 'k0', id: 'topbar', island: 'TopBar', props: { route: '/notes', lang: 'zh', languages }, lng: 'zh' },
-        { key: 'k1', id: 'topbar', island: 'TopBar', props: { route: '/login', lang: 'en', languages }, lng: 'en' },
+        { id: 'topbar', island: 'TopBar', props: { route: '/notes', lang: 'zh', languages }, lng: 'zh' },
+        { id: 'topbar', island: 'TopBar', props: { route: '/login', lang: 'en', languages }, lng: 'en' },
         {
-          key: 'k2',
           id: 'sidebar',
           island: 'Sidebar',
           props: { lang: 'ja', menu: [{ titleKey: 'notes', link: '/ja/notes', icon: 'note', current: 'page' }] },
           lng: 'ja',
         },
-        { key: 'k3', id: 'profile', island: 'ProfileImage', props: { src: '/images/p.svg', alt: 'Alex' }, lng: 'en' },
-        { key: 'k4', id: 'welcome', island: 'Welcome', props: {}, lng: 'en' },
+        { id: 'profile', island: 'ProfileImage', props: { src: '/images/p.svg', alt: 'Alex' }, lng: 'en' },
+        { id: 'welcome', island: 'Welcome', props: {}, lng: 'en' },
       ],
     });
     expect(result.status, result.stderr).toBe(0);
-    const { html } = JSON.parse(result.stdout) as { html: Record<string, string> };
-    expect(Object.keys(html).sort()).toEqual(['k0', 'k1', 'k2', 'k3', 'k4']);
+    const { protocol, html } = JSON.parse(result.answer) as Answer;
+    expect(protocol).toBe(2);
+    expect(html).toHaveLength(5);
+    const [k0, k1, k2, k3, k4] = html;
     const zh = JSON.parse(readFileSync(path.join(localesDir, 'zh/translation.json'), 'utf8'));
-    expect(html.k0).toContain(zh.topbar.memberLogin);
-    expect(html.k0).toContain('href="/zh/login"');
-    expect(html.k0).toContain('aria-current="true"');
+    expect(k0).toContain(zh.topbar.memberLogin);
+    expect(k0).toContain('href="/zh/login"');
+    expect(k0).toContain('aria-current="true"');
     // No Member Login on the login page.
-    expect(html.k1).not.toContain('href="/login"');
+    expect(k1).not.toContain('href="/login"');
     const jaSidebar = JSON.parse(readFileSync(path.join(localesDir, 'ja/sidebar.json'), 'utf8'));
-    expect(html.k2).toContain(jaSidebar.notes);
-    expect(html.k2).toContain('aria-current="page"');
-    expect(html.k3).toContain('<img');
-    expect(html.k3).not.toContain('rel="preload"');
+    expect(k2).toContain(jaSidebar.notes);
+    expect(k2).toContain('aria-current="page"');
+    expect(k3).toContain('<img');
+    expect(k3).not.toContain('rel="preload"');
     // Prerendered closed: the overlay is browser state.
-    expect(html.k4).not.toMatch(/<dialog[^>]*\sopen/);
+    expect(k4).not.toMatch(/<dialog[^>]*\sopen/);
   });
 
-  it("shares the top bar's render among a section's pages, each with its own language links", () => {
+  it("shares the top bar's render among a section's pages, each with its own language links, in request order", () => {
     // Links with every character React escapes; the notes section twice per language, and home.
+    // The languages' groups interleave, so an answer out of order would give a page another's links.
     const links = (route: string) => [
       { code: 'en', href: `${route}?a=1&b="2"` },
       { code: 'zh', href: `/zh${route}?<x>` },
       { code: 'ja', href: `/ja${route}#it's` },
     ];
-    const items = ['en', 'zh'].flatMap((lng) =>
-      ['/notes/a', '/notes/b', '/notes/c', '/'].map((route) => ({
-        key: `${lng}${route}`,
+    const items = ['/notes/a', '/notes/b', '/notes/c', '/'].flatMap((route) =>
+      ['en', 'zh'].map((lng) => ({
         id: 'topbar',
         island: 'TopBar',
         props: { route, lang: lng, languages: links(route) },
@@ -92,23 +101,60 @@ describe('render.mjs', () => {
     );
     const batch = render({ localesDir, items });
     expect(batch.status, batch.stderr).toBe(0);
-    const answer = JSON.parse(batch.stdout) as { html: Record<string, string>; shared: number };
+    const answer = JSON.parse(batch.answer) as Answer;
     // Per language: notes/a is rendered in full (and checked), notes/b and notes/c are filled in.
     expect(answer.shared).toBe(4);
-    for (const item of items) {
+    expect(answer.html).toHaveLength(items.length);
+    for (const [n, item] of items.entries()) {
       const alone = render({ localesDir, items: [item] });
       expect(alone.status, alone.stderr).toBe(0);
-      expect(answer.html[item.key], item.key).toBe(JSON.parse(alone.stdout).html[item.key]);
+      expect(answer.html[n], `${item.lng} ${item.props.route}`).toBe((JSON.parse(alone.answer) as Answer).html[0]);
     }
-    expect(answer.html['zh/notes/b']).toContain('href="/zh/notes/b?&lt;x&gt;"');
-    expect(answer.html['en/notes/c']).toContain('href="/notes/c?a=1&amp;b=&quot;2&quot;"');
+    // notes/b in Chinese and notes/c in English.
+    expect(answer.html[3]).toContain('href="/zh/notes/b?&lt;x&gt;"');
+    expect(answer.html[4]).toContain('href="/notes/c?a=1&amp;b=&quot;2&quot;"');
   });
 
   it('fails clearly on an unknown island', () => {
-    const result = render({ localesDir, items: [{ key: 'k9', id: 'x', island: 'NoSuchIsland', props: {}, lng: 'en' }] });
+    const result = render({ localesDir, items: [{ id: 'x', island: 'NoSuchIsland', props: {}, lng: 'en' }] });
     expect(result.status).not.toBe(0);
     expect(result.stderr).toContain('NoSuchIsland');
-    expect(result.stdout).toBe('');
+    expect(result.answer).toBe('');
+  });
+
+  it('refuses a request of another protocol version', () => {
+    for (const protocol of [undefined, 1, 3]) {
+      const result = render({ protocol, localesDir, items: [] });
+      expect(result.status).not.toBe(0);
+      expect(result.stderr).toContain(`the generator speaks island protocol ${protocol ?? '1 (no version)'}, this renderer 2`);
+      expect(result.answer).toBe('');
+    }
+  });
+
+  it('answers on its own channel, whatever is printed on stdout while it renders', () => {
+    // A module loaded first that prints on stdout whenever the renderer serialises anything (during
+    // the render too), as logging islands and libraries do; some of it looks like an answer.
+    const noisy =
+      'const stringify = JSON.stringify; JSON.stringify = (...args) => { console.log("noise"); process.stdout.write(\'{"html":[]}\'); return stringify(...args); };';
+    const result = render(
+      { localesDir, items: [{ id: 'topbar', island: 'TopBar', props: { route: '/notes', lang: 'en', languages }, lng: 'en' }] },
+      ['--import', `data:text/javascript,${encodeURIComponent(noisy)}`],
+    );
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toContain('noise');
+    const answer = JSON.parse(result.answer) as Answer;
+    expect(answer.html).toHaveLength(1);
+    expect(answer.html[0]).toContain('class="topbar"');
+  });
+
+  it('gives two islands of one kind on a page, with the ids the generator gives them, distinct element ids', () => {
+    const calculator = (id: string) => ({ id, island: 'DcfCalculator', props: { lang: 'en', route: '/valuation-models/dcf' }, lng: 'en' });
+    const result = render({ localesDir, items: [calculator('dcfcalculator'), calculator('dcfcalculator-2')] });
+    expect(result.status, result.stderr).toBe(0);
+    const ids = (JSON.parse(result.answer) as Answer).html.map((html) => [...html.matchAll(/\sid="([^"]+)"/g)].map((m) => m[1]));
+    expect(ids[0].length).toBeGreaterThan(0);
+    expect(ids[1]).toHaveLength(ids[0].length);
+    expect(ids[0].filter((id) => ids[1].includes(id))).toEqual([]);
   });
 
   it('fails clearly on malformed input', () => {

@@ -1,0 +1,48 @@
+// The top bar's section links: home, then every top-bar section of the site.
+import { useTranslation } from 'react-i18next';
+import { Icon } from '../Icon';
+import { collapseSidebar } from '../siteActions';
+import { localizedPath, type Lang } from '../../lib/languages';
+import { setActiveTopBarButton } from '../../lib/preferences';
+import { TOP_BAR_SECTIONS, type Section } from '../../lib/sections';
+
+/** Home button: collapse now, and again once the navigation's own effects have settled. */
+const HOME_RECOLLAPSE_MS = 50;
+
+export function SectionNav({ lang, active }: { lang: Lang; active: Section | null }) {
+  const { t } = useTranslation();
+
+  const onHome = () => {
+    setActiveTopBarButton('home');
+    collapseSidebar();
+    window.setTimeout(collapseSidebar, HOME_RECOLLAPSE_MS);
+  };
+
+  return (
+    <nav className="topbar-nav" aria-label={t('topbar.navLabel', 'Sections')}>
+      <a
+        className={`topbar-link topbar-home${active === 'home' ? ' is-active' : ''}`}
+        href={localizedPath('/', lang)}
+        aria-current={active === 'home' ? 'page' : undefined}
+        onClick={onHome}
+      >
+        <Icon name="home" />
+        <span>{t('topbar.home', 'Home')}</span>
+      </a>
+      <ul className="topbar-sections">
+        {TOP_BAR_SECTIONS.filter((section) => section.key !== 'home').map((section) => (
+          <li key={section.key}>
+            <a
+              className={`topbar-link${active === section.key ? ' is-active' : ''}`}
+              href={localizedPath(section.route, lang)}
+              aria-current={active === section.key ? 'page' : undefined}
+              onClick={() => setActiveTopBarButton(section.key)}
+            >
+              {t(`topbar.${section.key}`, section.key)}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
