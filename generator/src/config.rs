@@ -23,18 +23,6 @@ pub struct SiteConfig {
     /// absent).
     #[serde(default)]
     pub og_image: Option<PreviewImage>,
-    /// Who provides the mobile app, as its legal pages name them (`{{operator.email}}` in content).
-    #[serde(default)]
-    pub operator: Option<Operator>,
-}
-
-/// The app's provider and how to reach them: the legal pages must name a real one.
-#[derive(Debug, Clone, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct Operator {
-    pub name: String,
-    pub email: String,
-    pub postal_address: String,
 }
 
 /// An image for link previews (`og:image`): a file of `static/` and its size in pixels.

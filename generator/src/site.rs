@@ -12,7 +12,6 @@ use crate::output::{
 };
 use crate::pages::Pages;
 use crate::search_index;
-use crate::site_values;
 use crate::sitemap;
 use crate::templates;
 use crate::views::{PageView, ViewContext};
@@ -142,8 +141,7 @@ impl Site {
         let pages = Pages::render(&sources, &config)?;
         pages.check_links(&root.join("static"))?;
         check_preview_images(&config, &pages, &root.join("static"))?;
-        let mut warnings = untranslated(&locales, &pages, &languages);
-        warnings.extend(site_values::placeholder_warnings(&config));
+        let warnings = untranslated(&locales, &pages, &languages);
         Ok(Site {
             config,
             languages,
@@ -351,7 +349,11 @@ fn load_templates(options: &BuildOptions, site: &Site, island_calls: Arc<IslandC
         island_calls,
         &site.config.default_language,
     )?;
-    let mut known: Vec<&str> = tera.get_template_names().collect();
+    // Partials are pieces of the page templates, not templates a page can name.
+    let mut known: Vec<&str> = tera
+        .get_template_names()
+        .filter(|name| !name.starts_with("partials/"))
+        .collect();
     known.sort();
     let errors = site
         .pages

@@ -97,37 +97,20 @@ export default function MultiplesCalculator({ example, route }: { example?: unkn
         </>
       );
     } else {
-      const claims = [amount(v.debt), mo('+'), amount(v.preferredShares), mo('+'), amount(v.minority), mo('−'), amount(v.cash)];
       rows = [
-        [label('diluted'), f.plain(result.diluted)],
-        [label('equityValue'), f.plain(result.equityValue)],
+        [label('marketCap'), f.plain(result.marketCap)],
         [label('enterpriseValue'), f.plain(result.enterpriseValue)],
-        [label('evSales'), multiple(result.evSales)],
-        [label('impliedEnterpriseValue'), f.plain(result.impliedEnterpriseValue)],
-        [label('impliedEquityValue'), f.plain(result.impliedEquityValue)],
       ];
       formula = (
         <>
           {equation(
-            term('diluted'),
-            mrow(
-              amount(v.basicShares),
-              mo('+'),
-              amount(result.exercised),
-              mo('−'),
-              frac(mrow(amount(result.exercised), mo('×'), money(v.strike)), money(v.price)),
-            ),
-            amount(result.diluted),
+            mtext(name),
+            frac(mrow(money(v.price), mo('×'), amount(v.shares), mo('+'), amount(v.debt)), amount(v.ebitda)),
+            mn(multiple(result.multiple)),
           )}
-          {equation(
-            term('enterpriseValue'),
-            mrow(money(v.price), mo('×'), amount(result.diluted), mo('+'), ...claims),
-            amount(result.enterpriseValue),
-          )}
-          {equation(mtext(name), frac(amount(result.enterpriseValue), amount(v.ebitda)), mn(multiple(result.multiple)))}
           {equation(
             term('impliedPrice'),
-            frac(mrow(num(v.peer, f.plain), mo('×'), amount(v.ebitda), mo('−'), paren(...claims)), amount(result.diluted)),
+            frac(mrow(paren(num(v.peer, f.plain), mo('×'), amount(v.ebitda)), mo('−'), amount(v.debt)), amount(v.shares)),
             money(result.impliedPrice),
           )}
         </>

@@ -21,7 +21,6 @@ export type Problem =
   | 'noEarnings'
   | 'noBook'
   | 'buybackTooLarge'
-  | 'noEquity'
   | 'noCapital'
   | 'overflow';
 

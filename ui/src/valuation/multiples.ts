@@ -43,51 +43,16 @@ export function priceBook(price: number, assets: number, liabilities: number, sh
   };
 }
 
-/** Shares after in-the-money options are exercised, their proceeds buying shares back at `price`. */
-export function dilutedShares(price: number, basic: number, options: number, strike: number) {
-  const inTheMoney = strike < price ? options : 0;
-  const repurchased = (inTheMoney * strike) / price;
-  return { exercised: inTheMoney, repurchased, diluted: basic + inTheMoney - repurchased };
-}
-
-export interface Bridge {
-  price: number;
-  basicShares: number;
-  options: number;
-  strike: number;
-  debt: number;
-  preferredShares: number;
-  minority: number;
-  cash: number;
-  ebitda: number;
-  revenue: number;
-  peer: number;
-}
-
-/**
- * Equity value to enterprise value and back: every claim ahead of the ordinary shares is added,
- * cash subtracted; the peers' EV/EBITDA gives an enterprise value, and what is left of it after
- * those claims is the diluted shareholders'.
- */
-export function evEbitda(b: Bridge) {
-  const { exercised, repurchased, diluted } = dilutedShares(b.price, b.basicShares, b.options, b.strike);
-  const equityValue = b.price * diluted;
-  const claims = b.debt + b.preferredShares + b.minority - b.cash;
-  const enterpriseValue = equityValue + claims;
-  const impliedEnterpriseValue = b.peer * b.ebitda;
-  const impliedEquityValue = impliedEnterpriseValue - claims;
+export function evEbitda(price: number, shares: number, netDebt: number, ebitda: number, peer: number) {
+  const marketCap = price * shares;
+  const enterpriseValue = marketCap + netDebt;
+  const impliedEnterpriseValue = peer * ebitda;
   return {
-    exercised,
-    repurchased,
-    diluted,
-    equityValue,
-    claims,
+    marketCap,
     enterpriseValue,
-    multiple: enterpriseValue / b.ebitda,
-    evSales: enterpriseValue / b.revenue,
+    multiple: enterpriseValue / ebitda,
     impliedEnterpriseValue,
-    impliedEquityValue,
-    impliedPrice: impliedEquityValue / diluted,
+    impliedPrice: (impliedEnterpriseValue - netDebt) / shares,
   };
 }
 
@@ -100,19 +65,7 @@ export const MULTIPLE_FIELDS: Record<Multiple, Spec[]> = {
   pe: [price, amount('income'), amount('preferred', 'nonNegative'), shares, peer],
   ps: [price, shares, amount('revenue'), peer],
   pb: [price, amount('assets', 'nonNegative'), amount('liabilities', 'nonNegative'), shares, amount('buyback', 'nonNegative')],
-  'ev-ebitda': [
-    price,
-    amount('basicShares'),
-    amount('options', 'nonNegative'),
-    { key: 'strike', unit: 'money', rule: 'nonNegative' },
-    amount('debt', 'nonNegative'),
-    amount('preferredShares', 'nonNegative'),
-    amount('minority', 'nonNegative'),
-    amount('cash', 'nonNegative'),
-    amount('ebitda'),
-    amount('revenue'),
-    peer,
-  ],
+  'ev-ebitda': [price, shares, amount('debt', 'any'), amount('ebitda'), peer],
 };
 
 /** The decimals each multiple is quoted with in its article (P/E 15.0, P/B 1.20). */
@@ -123,21 +76,13 @@ const EXAMPLE_KEYS: Record<Multiple, Record<string, string>> = {
   pe: { income: 'net_income', preferred: 'preferred_dividends', peer: 'peer_pe' },
   ps: { peer: 'peer_ps' },
   pb: { assets: 'total_assets', liabilities: 'total_liabilities' },
-  'ev-ebitda': {
-    price: 'share_price',
-    basicShares: 'basic_shares',
-    preferredShares: 'preferred',
-    minority: 'minority_interest',
-    peer: 'peer_ev_ebitda',
-  },
+  'ev-ebitda': { debt: 'net_debt', peer: 'peer_ev_ebitda' },
 };
 
 export function multipleTexts(kind: Multiple, example: unknown): Texts {
   const texts = textsFrom(example, MULTIPLE_FIELDS[kind], EXAMPLE_KEYS[kind]);
   // An example that names no preferred dividends has none.
   if (kind === 'pe') texts.preferred ||= '0';
-  // An example that names no options, preferreds or minority interests has none.
-  if (kind === 'ev-ebitda') for (const key of ['options', 'strike', 'preferredShares', 'minority']) texts[key] ||= '0';
   if (kind === 'pb') texts.buyback = toText(part(part(example, 'buyback'), 'amount'), 'amount') || '0';
   return texts;
 }
@@ -158,9 +103,6 @@ export function multipleModel(kind: Multiple, texts: Texts): { checked: Checked;
   } else if (kind === 'pb' && (v.buyback >= v.assets - v.liabilities || v.buyback / v.price >= v.shares)) {
     // Spending all the book value (or buying every share) leaves no P/B to compare.
     problems.buyback = 'buybackTooLarge';
-  } else if (kind === 'ev-ebitda' && v.peer * v.ebitda <= v.debt + v.preferredShares + v.minority - v.cash) {
-    // The peers' value would leave the shareholders nothing: no price to imply.
-    problems.peer = 'noEquity';
   }
   const result = settle(checked, (v): MultipleResult =>
     kind === 'pe'
@@ -169,7 +111,7 @@ export function multipleModel(kind: Multiple, texts: Texts): { checked: Checked;
         ? { kind, ...priceSales(v.price, v.shares, v.revenue, v.peer) }
         : kind === 'pb'
           ? { kind, ...priceBook(v.price, v.assets, v.liabilities, v.shares, v.buyback) }
-          : { kind, ...evEbitda(v as unknown as Bridge) },
+          : { kind, ...evEbitda(v.price, v.shares, v.debt, v.ebitda, v.peer) },
   );
   return { checked, result };
 }

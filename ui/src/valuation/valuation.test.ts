@@ -121,35 +121,10 @@ describe('the models refuse what they cannot value', () => {
     expect(multipleModel('pb', { ...texts, buyback: '0' }).result).toMatchObject({ multiple: 1.2, multipleAfter: 1.2 });
   });
 
-  it('EV/EBITDA: options out of the money add no shares; the implied price is what the claims leave per diluted share', () => {
-    const base = {
-      price: '20',
-      basicShares: '100',
-      options: '10',
-      strike: '25',
-      debt: '600',
-      preferredShares: '0',
-      minority: '0',
-      cash: '100',
-      ebitda: '250',
-      revenue: '1000',
-      peer: '10',
-    };
-    // Struck at $25 with the share at $20, no option is exercised: 100 shares, EV 2,000 + 500 = 2,500.
-    const { result } = multipleModel('ev-ebitda', base);
-    expect(result).toMatchObject({ kind: 'ev-ebitda', diluted: 100, enterpriseValue: 2500, multiple: 10, evSales: 2.5, impliedPrice: 20 });
-    // At $10 they are: 10 × 10 ÷ 20 = 5 bought back, 105 diluted shares; 2,000 of equity ÷ 105.
-    const struck = multipleModel('ev-ebitda', { ...base, strike: '10' }).result;
-    expect(struck).toMatchObject({ kind: 'ev-ebitda', diluted: 105, equityValue: 2100 });
-    expect(struck?.kind === 'ev-ebitda' && struck.impliedPrice).toBeCloseTo(2000 / 105, 12);
-  });
-
-  it('EV/EBITDA: a peer multiple that leaves the shareholders nothing is refused, not shown as a negative price', () => {
-    const texts = { price: '20', basicShares: '100', options: '0', strike: '0', debt: '3000', preferredShares: '0' };
-    const rest = { minority: '0', cash: '500', ebitda: '250', revenue: '1000', peer: '10' };
-    const { checked, result } = multipleModel('ev-ebitda', { ...texts, ...rest });
-    expect(checked.problems).toEqual({ peer: 'noEquity' });
-    expect(result).toBeNull();
+  it('EV/EBITDA: the implied price is what is left of the implied EV per share', () => {
+    const { result } = multipleModel('ev-ebitda', { price: '20', shares: '100', debt: '500', ebitda: '250', peer: '10' });
+    // EV 2,000 + 500 = 2,500 = 10x EBITDA; peers at 10x imply 2,500 − 500 = 2,000 of equity, $20 a share.
+    expect(result).toMatchObject({ kind: 'ev-ebitda', enterpriseValue: 2500, multiple: 10, impliedPrice: 20 });
   });
 
   it('WACC: its defaults give 7.8%, and capital of zero is refused', () => {
