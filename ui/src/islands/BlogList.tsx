@@ -21,7 +21,7 @@ function PostCard({ post, date, note, byLine }: { post: BlogPost; date: string; 
   // An image that fails after the preload (its host went away) shows the default, not a broken box.
   const [broken, setBroken] = useState(false);
   return (
-    <li className="blog-card">
+    <li className="blog-card card">
       <img
         className="blog-card-image"
         src={broken ? DEFAULT_THUMBNAIL : post.image}
