@@ -1,7 +1,8 @@
 //! The `date:` and `updated:` of pages: a day (`2025-10-01`) or a month (`2025-09`). Lists sort
-//! by `date`, newest first, and pages print it as written; feeds and structured data need it as
-//! an RFC 3339 instant.
+//! by `date`, newest first, and pages and lists show it in one format per language
+//! ([`PageDate::format`]); feeds and structured data need it as an RFC 3339 instant.
 
+use crate::locales::Locales;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
@@ -39,6 +40,24 @@ impl PageDate {
             self.month,
             self.day.unwrap_or(1)
         )
+    }
+}
+
+impl PageDate {
+    /// The date as a reader of `lang` sees it, in the one format of that language: the locale's
+    /// `date.day` or `date.month` pattern ("1 October 2025", 「2025年10月1日」) with `{{year}}`,
+    /// `{{monthName}}` (`date.months.N`) and `{{day}}`. The UI's blog list reads the same keys.
+    pub fn format(&self, locales: &Locales, lang: &str) -> String {
+        let year = self.year.to_string();
+        let month_name = locales.format(lang, &format!("date.months.{}", self.month), &[]);
+        match self.day {
+            Some(day) => locales.format(
+                lang,
+                "date.day",
+                &[("year", &year), ("monthName", &month_name), ("day", &day.to_string())],
+            ),
+            None => locales.format(lang, "date.month", &[("year", &year), ("monthName", &month_name)]),
+        }
     }
 }
 

@@ -89,6 +89,16 @@ impl Locales {
         find(lang).or_else(|| find(&self.default_language))
     }
 
+    /// The translation's text of `key` in `lang` with each `{{name}}` replaced by its value, as
+    /// i18next interpolates it in the browser; the key itself when no language has it.
+    pub fn format(&self, lang: &str, key: &str, values: &[(&str, &str)]) -> String {
+        let mut text = self.get(lang, "translation", key).unwrap_or(key).to_string();
+        for (name, value) in values {
+            text = text.replace(&format!("{{{{{name}}}}}"), value);
+        }
+        text
+    }
+
     /// `lang/namespace: key` for every key some language has and this one lacks.
     pub fn missing_keys(&self) -> Vec<String> {
         let mut missing = Vec::new();

@@ -30,8 +30,17 @@ pub struct Rendered {
     pub text: String,
     /// Internal links as written (`/valuation-models/dcf#formula`) with their 1-based body line.
     pub links: Vec<(String, usize)>,
-    pub heading_ids: Vec<String>,
+    /// Every heading in order: the contents list of long pages and the link check read them.
+    pub headings: Vec<Heading>,
     pub has_code: bool,
+}
+
+/// A heading as the contents list names it: its level (2 for `##`), id and plain text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Heading {
+    pub level: u8,
+    pub id: String,
+    pub title: String,
 }
 
 /// A problem in a page body, at a 1-based line of the body (the caller knows where the body starts).
@@ -219,7 +228,11 @@ pub fn render(source: &str, options: &RenderOptions) -> Result<Rendered, Markdow
                         message: format!("heading id `{id}` is used twice on this page"),
                     });
                 }
-                out.heading_ids.push(id.clone());
+                out.headings.push(Heading {
+                    level: level as u8,
+                    id: id.clone(),
+                    title: title.trim().to_string(),
+                });
                 events[at] = Event::Start(Tag::Heading {
                     level,
                     id: Some(id.into()),
@@ -341,7 +354,8 @@ mod tests {
         let r = en("## Formula {#formula}\n\n## Why use it?\n\n## 公式\n");
         assert!(r.html.contains("<h2 id=\"formula\">Formula</h2>"), "{}", r.html);
         assert!(r.html.contains("<h2 id=\"why-use-it\">"), "{}", r.html);
-        assert_eq!(r.heading_ids, ["formula", "why-use-it", "公式"]);
+        let ids: Vec<&str> = r.headings.iter().map(|h| h.id.as_str()).collect();
+        assert_eq!(ids, ["formula", "why-use-it", "公式"]);
     }
 
     /// Fails with the needle and the whole HTML when the rendered page lacks the needle.

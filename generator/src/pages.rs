@@ -269,6 +269,24 @@ impl Pages {
         tagged
     }
 
+    /// The pages before and after `page` in its section's order: a guide among its section's
+    /// children (by weight), an entry among its collection's entries with pages (newest first).
+    pub fn neighbours(&self, page: &Page) -> (Option<&Page>, Option<&Page>) {
+        let siblings: Vec<&Page> = match (page.collection(), page.route().rsplit_once('/')) {
+            (Some(collection), _) => self
+                .entries(collection, &page.lang)
+                .into_iter()
+                .filter(|p| p.gets_page)
+                .collect(),
+            (None, Some((parent, _))) if !parent.is_empty() => self.children(parent, &page.lang),
+            _ => Vec::new(),
+        };
+        match siblings.iter().position(|p| p.route() == page.route()) {
+            Some(at) => (at.checked_sub(1).map(|i| siblings[i]), siblings.get(at + 1).copied()),
+            None => (None, None),
+        }
+    }
+
     /// Whether `page` is an article: a note or web-project write-up (an entry with a page of its
     /// own) or a page inside a section (`/valuation-models/dcf`). Feeds list these, and their
     /// structured data calls them `Article`.
@@ -299,7 +317,7 @@ impl Pages {
         for page in self.built() {
             headings.entry(page.route()).or_default().insert(
                 &page.lang,
-                page.rendered.heading_ids.iter().map(String::as_str).collect(),
+                page.rendered.headings.iter().map(|h| h.id.as_str()).collect(),
             );
         }
         let targets = LinkTargets { headings, static_dir };

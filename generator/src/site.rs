@@ -359,7 +359,11 @@ fn load_templates(options: &BuildOptions, site: &Site, island_calls: Arc<IslandC
         island_calls,
         &site.config.default_language,
     )?;
-    let mut known: Vec<&str> = tera.get_template_names().collect();
+    // Partials are pieces of the page templates, not templates a page can name.
+    let mut known: Vec<&str> = tera
+        .get_template_names()
+        .filter(|name| !name.starts_with("partials/"))
+        .collect();
     known.sort();
     let errors = site
         .pages

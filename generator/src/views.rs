@@ -7,6 +7,7 @@ use crate::date::PageDate;
 use crate::layout::{self, Crumb, VisibleParts, LEGAL_ROUTES, MEMBER_ROUTES};
 use crate::locales::Locales;
 use crate::pages::{Page, Pages, ViewKind};
+use crate::reading::{self, ContentsEntry};
 use serde::Serialize;
 use serde_json::{json, Value};
 
@@ -38,11 +39,18 @@ pub struct BackLink {
     pub url: String,
 }
 
+/// A date as `<time>` carries it: as written (`datetime`) and in the language's one format.
+#[derive(Debug, Serialize)]
+pub struct DateView {
+    pub datetime: PageDate,
+    pub text: String,
+}
+
 #[derive(Debug, Serialize)]
 pub struct EntryView {
     pub title: String,
     pub description: String,
-    pub date: Option<PageDate>,
+    pub date: Option<DateView>,
     pub tech: Vec<String>,
     /// None for entries without a page of their own (app projects).
     pub url: Option<String>,
@@ -94,7 +102,14 @@ pub struct PageView {
     pub sidebar: Value,
     pub children: Vec<LinkView>,
     pub entries: Vec<EntryView>,
-    pub date: Option<PageDate>,
+    pub date: Option<DateView>,
+    /// An article's estimated reading time, as the reader's language says it.
+    pub reading_time: Option<String>,
+    /// An article's "On this page" list (empty for a short page).
+    pub toc: Vec<ContentsEntry>,
+    /// The articles before and after this one in its section's order.
+    pub previous: Option<LinkView>,
+    pub next: Option<LinkView>,
     pub tech: Vec<String>,
     pub back: Option<BackLink>,
     /// The link preview's image, absolute, with its size when known.
@@ -278,6 +293,10 @@ impl ViewContext<'_> {
             children: Vec::new(),
             entries: Vec::new(),
             date: None,
+            reading_time: None,
+            toc: Vec::new(),
+            previous: None,
+            next: None,
             tech: Vec::new(),
             back: None,
             og_image: PreviewImage {
@@ -300,6 +319,13 @@ impl ViewContext<'_> {
         }
     }
 
+    fn date(&self, date: Option<PageDate>, lang: &str) -> Option<DateView> {
+        date.map(|datetime| DateView {
+            datetime,
+            text: datetime.format(self.locales, lang),
+        })
+    }
+
     /// An entry as its collection's list shows it: a link to its page, or its whole text when it
     /// has no page of its own.
     fn entry(&self, page: &Page) -> EntryView {
@@ -307,7 +333,7 @@ impl ViewContext<'_> {
         EntryView {
             title: front.title.clone(),
             description: front.description.clone(),
-            date: front.date,
+            date: self.date(front.date, &page.lang),
             tech: tech_tags(&front.tech),
             url: page.gets_page.then(|| self.url(page.route(), &page.lang)),
             content: if page.gets_page {
@@ -332,7 +358,16 @@ impl ViewContext<'_> {
             .not_advice
             .iter()
             .any(|prefix| route.starts_with(prefix.as_str()));
-        view.date = front.date;
+        view.date = self.date(front.date, lang);
+        let is_article = self.pages.is_article(page);
+        if is_article {
+            let minutes = reading::reading_minutes(&page.rendered.text, lang).to_string();
+            view.reading_time = Some(self.locales.format(lang, "reading.minutes", &[("count", &minutes)]));
+            view.toc = reading::contents(&page.rendered.headings);
+            let (previous, next) = self.pages.neighbours(page);
+            view.previous = previous.map(|p| self.link(p));
+            view.next = next.map(|p| self.link(p));
+        }
         view.tech = tech_tags(&front.tech);
         view.island = front.island.as_ref().map(|name| IslandUse {
             name: name.clone(),
@@ -383,7 +418,7 @@ impl ViewContext<'_> {
         self.set_preview_image(&mut view, front.image.as_ref());
         view.structured_data = crate::structured_data::json_ld(
             page,
-            self.pages.is_article(page),
+            is_article,
             view.parts.breadcrumb.then_some(view.breadcrumb.as_slice()),
             self.config,
             &view.canonical,

@@ -81,7 +81,7 @@ fn load(name: &str) -> Vec<Page> {
                 path,
                 front,
                 text: rendered.text,
-                heading_ids: rendered.heading_ids,
+                heading_ids: rendered.headings.into_iter().map(|h| h.id).collect(),
                 links: rendered.links.into_iter().map(|(url, _)| url).collect(),
             }
         })

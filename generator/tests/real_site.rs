@@ -755,3 +755,257 @@ fn every_article_and_note_is_tagged_alike_in_every_language_and_each_tag_has_a_n
         site().warnings
     );
 }
+
+fn locale(lang: &str, ns: &str) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(repo().join(format!("locales/{lang}/{ns}.json"))).unwrap()).unwrap()
+}
+
+/// The part of `html` from the first `start` to the next `end` after it.
+fn between<'a>(html: &'a str, start: &str, end: &str) -> Option<&'a str> {
+    let rest = &html[html.find(start)? + start.len()..];
+    Some(&rest[..rest.find(end)?])
+}
+
+/// Every `href="…"` in `html`, in order.
+fn hrefs(html: &str) -> Vec<String> {
+    html.split("href=\"")
+        .skip(1)
+        .map(|rest| rest.split('"').next().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn long_guides_and_notes_have_a_contents_list_of_their_sections() {
+    for (lang, prefix) in LANGS {
+        for route in [
+            "/valuation-models/dcf",
+            "/investment-basics/risk-and-reward",
+            "/notes/liquidity-risk",
+        ] {
+            let html = page(&url(route, prefix));
+            let at = format!("{route} ({lang})");
+            let article = between(&html, "<article class=\"article\"", "</article>").unwrap();
+            let sections: Vec<String> = article
+                .split("<h2 id=\"")
+                .skip(1)
+                .map(|rest| format!("#{}", rest.split('"').next().unwrap()))
+                .collect();
+            assert!(sections.len() >= 3, "{at} is a long page");
+            // The same list twice: a <details> above the text, and the column beside it.
+            let compact = between(&html, "<nav class=\"contents contents-compact\"", "</nav>").expect(&at);
+            let aside = between(&html, "<nav class=\"contents contents-aside\"", "</nav>").expect(&at);
+            let title = locale(lang, "translation")["reading"]["contents"]
+                .as_str()
+                .unwrap()
+                .to_string();
+            assert!(
+                compact.contains(&format!("<summary>{title}</summary>")),
+                "{at}: {compact}"
+            );
+            assert!(aside.contains(&format!(">{title}</h2>")), "{at}: {aside}");
+            assert_eq!(hrefs(compact), hrefs(aside), "{at}");
+            // Every section is listed, in order, with its subsections between them.
+            let listed: Vec<String> = hrefs(compact).into_iter().filter(|h| sections.contains(h)).collect();
+            assert_eq!(listed, sections, "{at}");
+            for href in hrefs(compact) {
+                assert!(
+                    article.contains(&format!(" id=\"{}\"", &href[1..])),
+                    "{at}: {href} leads nowhere"
+                );
+            }
+        }
+    }
+    // Pages that are not articles, and short ones, get no list.
+    for url in [
+        "/about",
+        "/valuation-models",
+        "/notes",
+        "/login",
+        "/climbers-deal-terms",
+    ] {
+        assert!(!page(url).contains("class=\"contents"), "{url}");
+    }
+}
+
+#[test]
+fn articles_say_their_reading_time_and_notes_their_date_in_the_readers_language() {
+    let minutes = |html: &str| -> String {
+        between(html, "<span class=\"reading-time\">", "</span>")
+            .unwrap()
+            .to_string()
+    };
+    let number = |text: &str| -> usize {
+        text.chars()
+            .filter(char::is_ascii_digit)
+            .collect::<String>()
+            .parse()
+            .unwrap()
+    };
+    for (lang, prefix, pattern) in [
+        ("en", "", ("", " min read")),
+        ("zh", "/zh", ("閱讀時間約 ", " 分鐘")),
+        ("ja", "/ja", ("約", "分で読めます")),
+    ] {
+        let dcf = minutes(&page(&url("/valuation-models/dcf", prefix)));
+        let ps = minutes(&page(&url("/valuation-models/ps", prefix)));
+        for text in [&dcf, &ps] {
+            assert!(
+                text.starts_with(pattern.0) && text.ends_with(pattern.1),
+                "{lang}: {text}"
+            );
+        }
+        // The DCF guide is the section's longest, P/S one of its shortest.
+        assert!(number(&dcf) > number(&ps) && number(&ps) >= 1, "{lang}: {dcf} vs {ps}");
+        let note = page(&url("/notes/liquidity-risk", prefix));
+        let meta = between(&note, "<p class=\"page-meta\">", "</p>").unwrap();
+        let date = if lang == "en" {
+            "1 October 2025"
+        } else {
+            "2025年10月1日"
+        };
+        assert!(
+            meta.starts_with(&format!("<time datetime=\"2025-10-01\">{date}</time>")),
+            "{lang}: {meta}"
+        );
+        assert!(meta.contains("class=\"reading-time\""), "{lang}: {meta}");
+    }
+    for url in ["/about", "/valuation-models", "/notes", "/register", "/"] {
+        assert!(!page(url).contains("class=\"page-meta\""), "{url}");
+    }
+}
+
+#[test]
+fn previous_and_next_walk_a_section_in_its_order() {
+    for (lang, prefix) in LANGS {
+        for section in ["/valuation-models", "/investment-basics"] {
+            let landing = page(&url(section, prefix));
+            let order = hrefs(between(&landing, "<nav class=\"section-children\"", "</nav>").unwrap());
+            assert!(order.len() >= 3, "{section} ({lang})");
+            for (i, here) in order.iter().enumerate() {
+                let html = page(here);
+                let pager = between(&html, "<nav class=\"pager\"", "</nav>").unwrap_or_default();
+                let link = |rel: &str| {
+                    pager
+                        .split("<a ")
+                        .skip(1)
+                        .find(|a| a.contains(&format!("rel=\"{rel}\"")))
+                        .map(|a| hrefs(a)[0].clone())
+                };
+                let previous = i.checked_sub(1).map(|j| order[j].clone());
+                assert_eq!(link("prev"), previous, "{here}");
+                assert_eq!(link("next"), order.get(i + 1).cloned(), "{here}");
+            }
+        }
+    }
+}
+
+/// What each language calls a month or a day: "1 October 2025", "October 2025", 2025年10月1日.
+fn is_formatted_date(text: &str, lang: &str) -> bool {
+    let parts: Vec<&str> = text.split(' ').collect();
+    let month = |m: &str| {
+        m.len() >= 3
+            && m.chars().next().unwrap().is_ascii_uppercase()
+            && m.chars().skip(1).all(|c| c.is_ascii_lowercase())
+    };
+    let digits =
+        |d: &str, n: std::ops::RangeInclusive<usize>| n.contains(&d.len()) && d.chars().all(|c| c.is_ascii_digit());
+    match lang {
+        "en" => match parts.as_slice() {
+            [day, name, year] => digits(day, 1..=2) && month(name) && digits(year, 4..=4),
+            [name, year] => month(name) && digits(year, 4..=4),
+            _ => false,
+        },
+        _ => {
+            let Some((year, rest)) = text.split_once('年') else {
+                return false;
+            };
+            let Some((month, day)) = rest.split_once('月') else {
+                return false;
+            };
+            digits(year, 4..=4)
+                && digits(month, 1..=2)
+                && (day.is_empty() || day.strip_suffix('日').is_some_and(|d| digits(d, 1..=2)))
+        }
+    }
+}
+
+#[test]
+fn every_date_on_every_page_is_in_its_languages_one_format() {
+    let urls = common::built_urls(site().out.path(), &["zh", "ja"]);
+    let mut seen = 0;
+    for url in &urls {
+        let lang = if url.starts_with("/zh/") {
+            "zh"
+        } else if url.starts_with("/ja/") {
+            "ja"
+        } else {
+            "en"
+        };
+        for time in page(url).split("<time datetime=\"").skip(1) {
+            let (datetime, rest) = time.split_once("\">").unwrap();
+            let text = rest.split("</time>").next().unwrap();
+            assert!(is_formatted_date(text, lang), "{url}: {text} ({datetime})");
+            seen += 1;
+        }
+    }
+    assert!(seen >= 12, "dates on the lists and the entries: {seen}");
+    // The app projects' months, in the list that is their only page.
+    assert!(page("/ja/my-app-project").contains("<time datetime=\"2025-09\">2025年9月</time>"));
+    assert!(is_formatted_date("2025年9月", "zh") && is_formatted_date("September 2025", "en"));
+    assert!(!is_formatted_date("2025-10-01", "en") && !is_formatted_date("2025-10-01", "ja"));
+}
+
+#[test]
+fn a_sections_sidebar_label_breadcrumb_and_title_agree_in_every_language() {
+    for (lang, prefix) in LANGS {
+        let sidebar = locale(lang, "sidebar");
+        let crumbs = &locale(lang, "translation")["breadcrumb"]["segments"];
+        for (key, route) in [
+            ("myArticles", "/about"),
+            ("myAppProject", "/my-app-project"),
+            ("myWebProject", "/my-web-project"),
+            ("notes", "/notes"),
+        ] {
+            let label = sidebar[key].as_str().unwrap();
+            assert_eq!(crumbs[&route[1..]].as_str().unwrap(), label, "{route} ({lang})");
+            let html = page(&url(route, prefix));
+            assert!(
+                html.contains(&format!("<h1>{label}</h1>")),
+                "{route} ({lang}): title is not {label}"
+            );
+            assert!(
+                html.contains(&format!("<span aria-current=\"page\">{label}</span>")),
+                "{route} ({lang})"
+            );
+        }
+        for route in ["/valuation-models", "/investment-basics", "/finance-research"] {
+            let label = crumbs[&route[1..]].as_str().unwrap();
+            assert!(
+                page(&url(route, prefix)).contains(&format!("<h1>{label}</h1>")),
+                "{route} ({lang})"
+            );
+        }
+    }
+}
+
+#[test]
+fn list_cards_are_one_link_each_named_by_their_title() {
+    for (lang, prefix) in LANGS {
+        for route in ["/notes", "/my-web-project", "/valuation-models", "/investment-basics"] {
+            let html = page(&url(route, prefix));
+            let cards: Vec<&str> = html
+                .split("<li class=\"")
+                .skip(1)
+                .filter(|li| li.starts_with("card\"") || li.starts_with("entry card\""))
+                .map(|li| li.split("</li>").next().unwrap())
+                .collect();
+            assert!(!cards.is_empty(), "{route} ({lang})");
+            for card in cards {
+                assert_eq!(card.matches("<a ").count(), 1, "{route} ({lang}): {card}");
+                assert!(!card.contains("<button"), "{route} ({lang}): {card}");
+            }
+        }
+        // App projects have no page: their entries are not links, nor cards.
+        assert!(!page(&url("/my-app-project", prefix)).contains("entry card"), "{lang}");
+    }
+}

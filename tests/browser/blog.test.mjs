@@ -130,7 +130,7 @@ describe('blog list on /about', () => {
       assert.equal(await link.getAttribute('target'), '_blank');
       assert.equal(await link.getAttribute('rel'), 'noopener noreferrer');
       assert.equal((await first.locator('.blog-card-author').textContent()).trim(), 'By Author 1');
-      assert.equal((await first.locator('time').textContent()).trim(), 'Oct 28, 2025');
+      assert.equal((await first.locator('time').textContent()).trim(), '28 October 2025');
 
       const images = await page.locator('.blog-card-image').evaluateAll((imgs) => imgs.map((img) => new URL(img.src).pathname));
       assert.deepEqual(images, [

@@ -486,3 +486,110 @@ describe('password fields', () => {
     }
   });
 });
+
+describe('reading aids', () => {
+  it('1280 px: "On this page" sits beside the text and stays in view while reading; its links lead to the sections', async () => {
+    const page = await openPage(browser, server.url + '/valuation-models/dcf', { width: 1280 });
+    try {
+      const aside = page.getByRole('navigation', { name: 'On this page' });
+      assert.equal(await aside.count(), 1, 'one contents list is shown');
+      assert.equal(await page.locator('.contents-compact').isVisible(), false, 'the collapsed one is not');
+      const [list, article] = await Promise.all([aside.boundingBox(), page.locator('article.article').boundingBox()]);
+      assert.ok(list.x >= article.x + article.width, `beside the text: list at ${list.x}, text ends at ${article.x + article.width}`);
+      const link = aside.getByRole('link').nth(4);
+      const target = (await link.getAttribute('href')).slice(1);
+      await link.click();
+      await page.waitForFunction((id) => location.hash === `#${id}`, target);
+      await page.waitForFunction((id) => Math.abs(document.getElementById(id).getBoundingClientRect().top) < 200, target);
+      const box = await aside.boundingBox();
+      assert.ok(box.y >= 0 && box.y < 900, `the list is still in view after the jump (top ${box.y})`);
+      assert.deepEqual(page.problems(), []);
+    } finally {
+      await page.closeContext();
+    }
+  });
+
+  for (const javaScript of [true, false]) {
+    it(`375 px: "On this page" is a collapsed list above the text that opens on a tap (JavaScript ${javaScript ? 'on' : 'off'})`, async () => {
+      const page = await openPage(browser, server.url + '/ja/valuation-models/dcf', { width: 375, javaScript });
+      try {
+        assert.equal(await page.locator('.contents-aside').isVisible(), false, 'no column beside the text');
+        const summary = page.locator('.contents-compact summary');
+        assert.equal(await summary.textContent(), 'このページの内容');
+        const [box, article] = await Promise.all([summary.boundingBox(), page.locator('article.article').boundingBox()]);
+        assert.ok(box.y + box.height <= article.y, 'above the text');
+        const first = page.locator('.contents-compact a').first();
+        assert.equal(await first.isVisible(), false, 'collapsed at first');
+        await summary.click();
+        assert.equal(await first.isVisible(), true, 'open after a tap');
+        const width = await pageWidth(page);
+        assert.ok(width.scroll <= width.viewport, `no sideways scroll: ${width.scroll} > ${width.viewport}`);
+      } finally {
+        await page.closeContext();
+      }
+    });
+  }
+
+  it('articles give their date, reading time and their neighbours in the section', async () => {
+    const page = await openPage(browser, server.url + '/zh/notes/liquidity-risk', { width: 375 });
+    try {
+      assert.match(await page.locator('.page-header .page-meta').innerText(), /^2025年10月1日\s*·?\s*閱讀時間約 \d+ 分鐘$/);
+      await page.goto(server.url + '/investment-basics/risk-and-reward');
+      const pager = page.getByRole('navigation', { name: 'More in this section' });
+      const links = pager.getByRole('link');
+      assert.equal(await links.count(), 2);
+      await pager.getByRole('link', { name: /Next/ }).click();
+      await page.waitForURL(/\/investment-basics\/(types-of-investments|what-is-investing)$/);
+      await pager.getByRole('link', { name: /Previous/ }).click();
+      await page.waitForURL(/\/investment-basics\/risk-and-reward$/);
+    } finally {
+      await page.closeContext();
+    }
+  });
+});
+
+describe('list cards', () => {
+  for (const width of [375, 1280]) {
+    it(`are one link each: a tap anywhere on the card opens it, and the focus ring circles the card (${width} px)`, async () => {
+      const page = await openPage(browser, server.url + '/valuation-models', { width });
+      try {
+        const card = page.locator('.section-children li.card').first();
+        const link = card.getByRole('link');
+        assert.equal(await link.count(), 1);
+        const href = await link.getAttribute('href');
+        const name = await link.innerText();
+        assert.equal((await link.getAttribute('aria-label')) ?? name, name, 'the title names the link');
+        await link.focus();
+        await page.keyboard.press('Shift+Tab');
+        await page.keyboard.press('Tab');
+        const ring = await card.evaluate((el) => getComputedStyle(el).outlineStyle);
+        assert.equal(ring, 'solid', 'the card shows keyboard focus');
+        const box = await card.boundingBox();
+        // The card's lower right corner, away from the title.
+        await page.mouse.click(box.x + box.width - 8, box.y + box.height - 8);
+        await page.waitForURL((url) => url.pathname === href);
+      } finally {
+        await page.closeContext();
+      }
+    });
+  }
+});
+
+describe('the register form', () => {
+  it('shows the password rule before anything is submitted (375 px)', async () => {
+    const page = await openPage(browser, server.url + '/ja/register', { width: 375 });
+    try {
+      const input = page.getByLabel('パスワード', { exact: true });
+      const described = await input.evaluate((el) =>
+        el
+          .getAttribute('aria-describedby')
+          .split(' ')
+          .map((id) => document.getElementById(id).textContent),
+      );
+      assert.deepEqual(described, ['パスワードは 8〜128 文字にしてください。']);
+      assert.equal(await page.getByText('パスワードは 8〜128 文字にしてください。').isVisible(), true);
+    } finally {
+      await page.closeContext();
+    }
+  });
+});

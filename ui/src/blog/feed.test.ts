@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, normalizePosts, safeLink } from './feed';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { createI18n } from '../lib/i18n';
+import { formatDate, normalizePosts, safeLink, type Translate } from './feed';
 import { DEFAULT_THUMBNAIL } from './thumbnail';
+
+const locale = (lng: string) =>
+  JSON.parse(readFileSync(path.resolve(__dirname, `../../../locales/${lng}/translation.json`), 'utf8')) as Record<string, unknown>;
 
 describe('feed posts', () => {
   it('normalises the feed and applies the thumbnail rule', () => {
@@ -35,9 +41,12 @@ describe('feed posts', () => {
     expect(safeLink('javascript:alert(1)')).toBeNull();
   });
 
-  it('formats dates and keeps unparsable ones', () => {
-    expect(formatDate('Wed, 01 Oct 2025 08:00:00 GMT', 'en')).toBe('Oct 1, 2025');
-    expect(formatDate('2025-10-01 08:00:00', 'en')).toBe('Oct 1, 2025');
-    expect(formatDate('someday', 'en')).toBe('someday');
+  it('formats dates in the one format of each language and keeps unparsable ones', () => {
+    const t = (lng: string) => createI18n(lng, { translation: locale(lng) }).t as Translate;
+    expect(formatDate('Wed, 01 Oct 2025 08:00:00 GMT', t('en'))).toBe('1 October 2025');
+    expect(formatDate('2025-10-01 08:00:00', t('en'))).toBe('1 October 2025');
+    expect(formatDate('Wed, 10 Sep 2025 23:30:00 GMT', t('zh'))).toBe('2025年9月10日');
+    expect(formatDate('2025-12-31T23:59:59Z', t('ja'))).toBe('2025年12月31日');
+    expect(formatDate('someday', t('en'))).toBe('someday');
   });
 });

@@ -52,11 +52,20 @@ export function normalizePosts(data: unknown): BlogPost[] {
   return posts;
 }
 
-/** `pubDate` shown as a date in the page's language; unparsable dates are shown as sent. */
-export function formatDate(pubDate: string, locale: string): string {
+/** Looks a key up with values to put in, as i18next's `t` does. */
+export type Translate = (key: string, values?: Record<string, string | number>) => string;
+
+/**
+ * `pubDate` shown in the one date format of the page's language, the generator's rule for every
+ * date of the site (`date.day` with `date.months.N` of locales/: "1 October 2025",
+ * 「2025年10月1日」), on the UTC calendar; unparsable dates are shown as sent.
+ */
+export function formatDate(pubDate: string, t: Translate): string {
   const time = Date.parse(pubDate.includes(' ') && !pubDate.includes('T') && /^\d{4}-/.test(pubDate) ? pubDate.replace(' ', 'T') : pubDate);
   if (Number.isNaN(time)) return pubDate;
-  return new Intl.DateTimeFormat(locale, { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' }).format(time);
+  const date = new Date(time);
+  const monthName = t(`date.months.${date.getUTCMonth() + 1}`);
+  return t('date.day', { day: date.getUTCDate(), monthName, year: date.getUTCFullYear() });
 }
 
 export async function fetchFeed(url: string, signal?: AbortSignal): Promise<BlogPost[]> {

@@ -64,6 +64,8 @@ export interface TextFieldProps {
   errorId?: string;
   /** A control beside the input (the email-confirm button). */
   addon?: ReactNode;
+  /** A rule the value must meet, shown under the field before submission and read with it. */
+  hint?: string;
 }
 
 export function TextField({
@@ -77,8 +79,11 @@ export function TextField({
   invalid,
   errorId,
   addon,
+  hint,
 }: TextFieldProps) {
   const id = useId();
+  const hintId = `${id}-hint`;
+  const describedBy = [hint ? hintId : null, invalid ? errorId : null].filter(Boolean).join(' ') || undefined;
   const input = useRef<HTMLInputElement>(null);
   const [revealed, setRevealed] = useState(false);
   // The prerendered field can be typed into (or autofilled) before hydration; React keeps that
@@ -108,11 +113,16 @@ export function TextField({
           spellCheck={false}
           autoCapitalize="none"
           aria-invalid={invalid || undefined}
-          aria-describedby={invalid ? errorId : undefined}
+          aria-describedby={describedBy}
           onChange={(e: ChangeEvent<HTMLInputElement>) => onChange(e.target.value)}
         />
         {addon}
       </div>
+      {hint ? (
+        <p id={hintId} className="field-hint">
+          {hint}
+        </p>
+      ) : null}
     </div>
   );
 }

@@ -177,6 +177,34 @@ describe('LoginForm', () => {
   });
 });
 
+describe('RegisterForm', () => {
+  it("shows the server's password rule under the password before submission, read with the field", () => {
+    for (const lng of ['en', 'zh', 'ja']) {
+      const api = JSON.parse(readFileSync(path.join(localesDir, lng, 'api.json'), 'utf8')) as { errors: { passwordRule: string } };
+      const { container, unmount } = render(tree(RegisterForm, { lang: lng }, lng));
+      const password = container.querySelector<HTMLInputElement>('input[name="password"]')!;
+      const described = (password.getAttribute('aria-describedby') ?? '').split(' ').map((id) => document.getElementById(id)?.textContent);
+      expect(described).toEqual([api.errors.passwordRule]);
+      // Only the password has a rule; the other fields are described by nothing until an error.
+      expect(container.querySelector('input[name="username"]')!.hasAttribute('aria-describedby')).toBe(false);
+      unmount();
+    }
+  });
+
+  it('keeps the rule and adds the error box to the description of an empty password on submit', async () => {
+    vi.stubGlobal('fetch', fakeFetch());
+    const { container } = render(tree(RegisterForm, { lang: 'en' }, 'en'));
+    fireEvent.click(screen.getByRole('button', { name: 'Register' }));
+    const password = container.querySelector<HTMLInputElement>('input[name="password"]')!;
+    await waitFor(() => expect(password.getAttribute('aria-invalid')).toBe('true'));
+    const described = password
+      .getAttribute('aria-describedby')!
+      .split(' ')
+      .map((id) => document.getElementById(id)?.textContent);
+    expect(described).toEqual(['The password must be between 8 and 128 characters long.', 'Please fill in all fields']);
+  });
+});
+
 describe('ResetPasswordForm', () => {
   it("is an illegal entry without the verification step's state", async () => {
     vi.stubGlobal('fetch', fakeFetch());

@@ -2,12 +2,9 @@
 // loading message, then the latest 4 as recent posts and every post as a card, 4 to a page.
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useIsland } from '../components/IslandRoot';
 import { fetchFeed, formatDate, preloadImages, safeLink, type BlogPost } from '../blog/feed';
 import { RECENT_COUNT, pageOf } from '../blog/paging';
 import { DEFAULT_THUMBNAIL, shownThumbnail } from '../blog/thumbnail';
-
-const HTML_LANG: Record<string, string> = { en: 'en', zh: 'zh-Hant', ja: 'ja' };
 
 function PostTitle({ post, note }: { post: BlogPost; note: string }) {
   const href = safeLink(post.link);
@@ -20,11 +17,11 @@ function PostTitle({ post, note }: { post: BlogPost; note: string }) {
   );
 }
 
-function PostCard({ post, locale, note, byLine }: { post: BlogPost; locale: string; note: string; byLine: string }) {
+function PostCard({ post, date, note, byLine }: { post: BlogPost; date: string; note: string; byLine: string }) {
   // An image that fails after the preload (its host went away) shows the default, not a broken box.
   const [broken, setBroken] = useState(false);
   return (
-    <li className="blog-card">
+    <li className="blog-card card">
       <img
         className="blog-card-image"
         src={broken ? DEFAULT_THUMBNAIL : post.image}
@@ -46,7 +43,7 @@ function PostCard({ post, locale, note, byLine }: { post: BlogPost; locale: stri
               className="blog-card-date"
               dateTime={Number.isNaN(Date.parse(post.pubDate)) ? undefined : new Date(post.pubDate).toISOString()}
             >
-              {formatDate(post.pubDate, locale)}
+              {date}
             </time>
           ) : null}
         </p>
@@ -57,8 +54,6 @@ function PostCard({ post, locale, note, byLine }: { post: BlogPost; locale: stri
 
 export default function BlogList({ feedUrl = '/api/feed' }: { feedUrl?: string }) {
   const { t } = useTranslation();
-  const { lang } = useIsland();
-  const locale = HTML_LANG[lang] ?? 'en';
   // Loading on the server too: the prerendered page says so, and hydration agrees.
   const [loading, setLoading] = useState(true);
   const [posts, setPosts] = useState<BlogPost[]>([]);
@@ -131,7 +126,7 @@ export default function BlogList({ feedUrl = '/api/feed' }: { feedUrl?: string }
         {posts.slice(0, RECENT_COUNT).map((post) => (
           <li key={post.guid}>
             <PostTitle post={post} note={note} />
-            {post.pubDate ? <span className="blog-recent-date">{formatDate(post.pubDate, locale)}</span> : null}
+            {post.pubDate ? <span className="blog-recent-date">{formatDate(post.pubDate, t)}</span> : null}
           </li>
         ))}
       </ul>
@@ -143,7 +138,7 @@ export default function BlogList({ feedUrl = '/api/feed' }: { feedUrl?: string }
           <PostCard
             key={post.guid}
             post={post}
-            locale={locale}
+            date={formatDate(post.pubDate, t)}
             note={note}
             byLine={t('blog.by', { author: post.author, defaultValue: 'By {{author}}' })}
           />
