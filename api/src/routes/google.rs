@@ -10,6 +10,7 @@ use crate::rate_limit::CODE_ATTEMPTS_PER_CLIENT;
 use crate::secrets::{digest, random_token};
 use crate::settings::GoogleSettings;
 use crate::state::{client_key, AppState};
+use crate::texts::Problem;
 use crate::{invites, members, sessions};
 use oauth2::basic::BasicClient;
 use oauth2::{
@@ -346,17 +347,17 @@ impl GoogleApi {
             )
             .await??;
         if body.invite_code.trim().is_empty() || body.invite_code.len() > 64 {
-            return Err(Failure::BadRequest("errors.inviteInvalid"));
+            return Err(Failure::BadRequest(Problem::InviteInvalid));
         }
         let now = state.now();
         let Some(pending) = live_invitation_step(state, &body.token).await? else {
-            return Err(Failure::BadRequest("errors.inviteTokenInvalid"));
+            return Err(Failure::BadRequest(Problem::InviteTokenInvalid));
         };
 
         let txn = state.db.begin().await?;
-        let outcome: Result<Result<i32, &'static str>, DbErr> = async {
+        let outcome: Result<Result<i32, Problem>, DbErr> = async {
             if !invites::consume(&txn, &state.invite_key, now, &body.invite_code).await? {
-                return Ok(Err("errors.inviteInvalid"));
+                return Ok(Err(Problem::InviteInvalid));
             }
             if google_pending::Entity::delete_by_id(pending.token_hash.clone())
                 .exec(&txn)
@@ -364,7 +365,7 @@ impl GoogleApi {
                 .rows_affected
                 != 1
             {
-                return Ok(Err("errors.inviteTokenInvalid"));
+                return Ok(Err(Problem::InviteTokenInvalid));
             }
             if let Some(existing) = members::by_google_sub(&txn, &pending.google_sub).await? {
                 return Ok(Ok(existing.id));

@@ -3,6 +3,7 @@
 use super::errors::{ApiError, Failure};
 use crate::i18n::Lang;
 use crate::state::{client_key, AppState};
+use crate::texts::Problem;
 use crate::{members, passwords, rate_limit, sessions};
 use poem::Request;
 use poem_openapi::param::Query;
@@ -114,7 +115,7 @@ impl LoginApi {
         let state = &self.0;
         let secure = state.secure_cookies();
         let Some((_, member)) = sessions::current(&state.db, state.settings.clock.as_ref(), req, secure).await? else {
-            return Err(Failure::Unauthorized("errors.unauthorized"));
+            return Err(Failure::Unauthorized(Problem::Unauthorized));
         };
         sessions::delete_others(&state.db, member.id, None).await?;
         tracing::info!(
@@ -178,7 +179,7 @@ impl LoginApi {
                     client = client.as_str(),
                     "login failed"
                 );
-                return Err(Failure::Unauthorized("errors.loginFailed"));
+                return Err(Failure::Unauthorized(Problem::LoginFailed));
             }
         };
         tracing::info!(

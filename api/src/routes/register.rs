@@ -4,10 +4,11 @@ use super::errors::{ApiError, Failure, FormError, MessageBody};
 use crate::codes;
 use crate::db::entities::email_code::REGISTER;
 use crate::domain::{EmailAddress, EmailCode, Password, Username};
-use crate::i18n::{t, Lang};
+use crate::i18n::Lang;
 use crate::mail::Mail;
 use crate::rate_limit::{self, CODE_ATTEMPTS_PER_CLIENT};
 use crate::state::{client_key, AppState};
+use crate::texts::{Notice, Problem};
 use crate::{invites, members, passwords};
 use poem::Request;
 use poem_openapi::payload::Json;
@@ -117,10 +118,10 @@ impl RegisterApi {
         };
         if let Err(err) = mail_result {
             tracing::error!("sending a sign-up mail failed: {err:#}");
-            return Err(Failure::Unavailable("errors.mailFailed"));
+            return Err(Failure::Unavailable(Problem::MailFailed));
         }
         Ok(SentResponse::Ok(Json(MessageBody {
-            message: t(lang, "messages.codeSent"),
+            message: Notice::CodeSent.text(lang),
         })))
     }
 
@@ -136,7 +137,7 @@ impl RegisterApi {
         let email = EmailAddress::parse(&body.email).map_err(Failure::BadRequest)?;
         let code = EmailCode::parse(&body.email_verification_code).map_err(Failure::BadRequest)?;
         if body.invitation_code.trim().is_empty() || body.invitation_code.len() > 64 {
-            return Err(Failure::BadRequest("errors.inviteInvalid"));
+            return Err(Failure::BadRequest(Problem::InviteInvalid));
         }
         state
             .limiter
@@ -148,7 +149,7 @@ impl RegisterApi {
         let now = state.now();
         let Some(live_code) = codes::check(&state.db, now, REGISTER, &email.key(), code.as_str(), |_| true).await?
         else {
-            return Err(Failure::BadRequest("errors.codeInvalid"));
+            return Err(Failure::BadRequest(Problem::CodeInvalid));
         };
         let password_hash = passwords::hash(password.as_str().to_string(), state.settings.hash_wait).await?;
 
@@ -156,18 +157,18 @@ impl RegisterApi {
         // The first statement writes, so SQLite takes its write lock at once instead of failing
         // to upgrade a read snapshot that another writer made stale.
         let txn = state.db.begin().await?;
-        let outcome: Result<Result<(), &'static str>, DbErr> = async {
+        let outcome: Result<Result<(), Problem>, DbErr> = async {
             if !invites::consume(&txn, &state.invite_key, now, &body.invitation_code).await? {
-                return Ok(Err("errors.inviteInvalid"));
+                return Ok(Err(Problem::InviteInvalid));
             }
             if members::by_username(&txn, username.as_str()).await?.is_some() {
-                return Ok(Err("errors.usernameTaken"));
+                return Ok(Err(Problem::UsernameTaken));
             }
             if members::by_email(&txn, &email).await?.is_some() {
-                return Ok(Err("errors.emailTaken"));
+                return Ok(Err(Problem::EmailTaken));
             }
             if !codes::consume(&txn, &live_code).await? {
-                return Ok(Err("errors.codeInvalid"));
+                return Ok(Err(Problem::CodeInvalid));
             }
             members::insert(&txn, now, &username, Some(&email), Some(password_hash), None).await?;
             Ok(Ok(()))
@@ -183,7 +184,7 @@ impl RegisterApi {
                 txn.rollback().await?;
                 // Two sign-ups racing for one name: the database's unique index decides.
                 if matches!(err.sql_err(), Some(sea_orm::SqlErr::UniqueConstraintViolation(_))) {
-                    return Err(Failure::BadRequest("errors.usernameTaken"));
+                    return Err(Failure::BadRequest(Problem::UsernameTaken));
                 }
                 return Err(err.into());
             }
@@ -195,7 +196,7 @@ impl RegisterApi {
             "member registered with an invitation"
         );
         Ok(RegisterResponse::Ok(Json(MessageBody {
-            message: t(lang, "messages.registered"),
+            message: Notice::Registered.text(lang),
         })))
     }
 }

@@ -4,11 +4,12 @@ use super::errors::{ApiError, Failure, MessageBody};
 use crate::codes;
 use crate::db::entities::{email_code, email_code::RESET, google_pending, member, reset_token};
 use crate::domain::{EmailAddress, EmailCode, Password, Username};
-use crate::i18n::{t, Lang};
+use crate::i18n::Lang;
 use crate::mail::Mail;
 use crate::rate_limit::{self, CODE_ATTEMPTS_PER_CLIENT};
 use crate::secrets::{digest, random_token};
 use crate::state::{client_key, AppState};
+use crate::texts::{Notice, Problem};
 use crate::{members, passwords, sessions};
 use poem::Request;
 use poem_openapi::auth::Bearer;
@@ -152,7 +153,7 @@ impl ResetApi {
             });
         }
         Ok(SendCodeResponse::Ok(Json(MessageBody {
-            message: t(lang, "messages.resetCodeSent"),
+            message: Notice::ResetCodeSent.text(lang),
         })))
     }
 
@@ -180,10 +181,10 @@ impl ResetApi {
         })
         .await?;
         let Some(live) = live else {
-            return Err(Failure::BadRequest("errors.codeInvalid"));
+            return Err(Failure::BadRequest(Problem::CodeInvalid));
         };
         if !codes::consume(&state.db, &live).await? {
-            return Err(Failure::BadRequest("errors.codeInvalid"));
+            return Err(Failure::BadRequest(Problem::CodeInvalid));
         }
         let token = random_token(state.settings.entropy.as_ref());
         reset_token::Entity::insert(reset_token::ActiveModel {
@@ -194,7 +195,7 @@ impl ResetApi {
         .exec(&state.db)
         .await?;
         Ok(VerifyResponse::Ok(Json(VerifiedBody {
-            message: t(lang, "messages.codeVerified"),
+            message: Notice::CodeVerified.text(lang),
             token,
         })))
     }
@@ -214,7 +215,7 @@ impl ResetApi {
             _ => None,
         };
         let Some(member) = member.filter(|m| m.username_key == body.username.trim().to_ascii_lowercase()) else {
-            return Err(Failure::Unauthorized("errors.tokenInvalid"));
+            return Err(Failure::Unauthorized(Problem::TokenInvalid));
         };
         let password = Password::parse(&body.new_password).map_err(Failure::BadRequest)?;
         let hash = passwords::hash(password.as_str().to_string(), state.settings.hash_wait).await?;
@@ -224,7 +225,7 @@ impl ResetApi {
         let deleted = reset_token::Entity::delete_by_id(digest(token)).exec(&txn).await?;
         if deleted.rows_affected != 1 {
             txn.rollback().await?;
-            return Err(Failure::Unauthorized("errors.tokenInvalid"));
+            return Err(Failure::Unauthorized(Problem::TokenInvalid));
         }
         let mut active = member.clone().into_active_model();
         active.password_hash = Set(Some(hash));
@@ -270,7 +271,7 @@ impl ResetApi {
             });
         }
         Ok(ResetResponse::Ok(Json(MessageBody {
-            message: t(lang, "messages.passwordReset"),
+            message: Notice::PasswordReset.text(lang),
         })))
     }
 }
