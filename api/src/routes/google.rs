@@ -6,7 +6,7 @@ use crate::db::entities::{google_pending, member, oauth_state};
 use crate::domain::EmailAddress;
 use crate::i18n::{cookie, Lang};
 use crate::mail::Mail;
-use crate::rate_limit::CODE_ATTEMPTS_PER_CLIENT;
+use crate::rate_limit::Counter;
 use crate::secrets::{digest, random_token};
 use crate::settings::GoogleSettings;
 use crate::state::{client_key, AppState};
@@ -341,10 +341,9 @@ impl GoogleApi {
         let state = &self.0;
         state
             .limiter
-            .hit(
-                &format!("code:client:{}", client_key(state, req)),
-                CODE_ATTEMPTS_PER_CLIENT,
-            )
+            .hit(Counter::CodeAttemptsFromClient {
+                client: client_key(state, req),
+            })
             .await??;
         if body.invite_code.trim().is_empty() || body.invite_code.len() > 64 {
             return Err(Failure::BadRequest(Problem::InviteInvalid));

@@ -139,7 +139,7 @@ impl LoginApi {
         let client = client_key(state, req);
         // Logged as typed, at most 64 characters; never the password.
         let typed: String = body.username.chars().take(64).collect();
-        let checks = rate_limit::login_checks(&body.username, &client);
+        let checks = rate_limit::login_counters(&body.username, &client);
         if let Err(wait) = state.limiter.hit_all(&checks).await? {
             tracing::warn!(
                 event = "login_limited",
@@ -190,7 +190,7 @@ impl LoginApi {
             "logged in"
         );
         let [own, shared @ ..] = &checks;
-        state.limiter.reset(&own.0).await?;
+        state.limiter.reset(own).await?;
         state.limiter.refund(shared).await?;
         super::google::complete_pending_link(state, req, &member).await?;
         let cookie = sessions::start(state, req, member.id).await?;

@@ -2,11 +2,11 @@
 
 use super::errors::{ApiError, Failure, FormError, MessageBody};
 use crate::codes;
-use crate::db::entities::email_code::REGISTER;
+use crate::db::entities::email_code::Purpose;
 use crate::domain::{EmailAddress, EmailCode, Password, Username};
 use crate::i18n::Lang;
 use crate::mail::Mail;
-use crate::rate_limit::{self, CODE_ATTEMPTS_PER_CLIENT};
+use crate::rate_limit::{self, Counter};
 use crate::state::{client_key, AppState};
 use crate::texts::{Notice, Problem};
 use crate::{invites, members, passwords};
@@ -84,7 +84,7 @@ impl RegisterApi {
         let username = Username::parse(body.username.trim()).map_err(Failure::BadRequest)?;
         state
             .limiter
-            .hit_all(&rate_limit::mail_checks(&email.key(), &client_key(state, req)))
+            .hit_all(&rate_limit::mail_counters(&email.key(), &client_key(state, req)))
             .await??;
         // An address that is already a member's gets a notice instead of a code: the answer to
         // the caller stays the same, and only the address's owner learns of the attempt.
@@ -100,7 +100,7 @@ impl RegisterApi {
                     &state.db,
                     state.settings.clock.as_ref(),
                     state.settings.entropy.as_ref(),
-                    REGISTER,
+                    Purpose::Register,
                     &email.key(),
                     None,
                 )
@@ -141,13 +141,13 @@ impl RegisterApi {
         }
         state
             .limiter
-            .hit(
-                &format!("code:client:{}", client_key(state, req)),
-                CODE_ATTEMPTS_PER_CLIENT,
-            )
+            .hit(Counter::CodeAttemptsFromClient {
+                client: client_key(state, req),
+            })
             .await??;
         let now = state.now();
-        let Some(live_code) = codes::check(&state.db, now, REGISTER, &email.key(), code.as_str(), |_| true).await?
+        let Some(live_code) =
+            codes::check(&state.db, now, Purpose::Register, &email.key(), code.as_str(), |_| true).await?
         else {
             return Err(Failure::BadRequest(Problem::CodeInvalid));
         };

@@ -2,11 +2,12 @@
 
 use super::errors::{ApiError, Failure, MessageBody};
 use crate::codes;
-use crate::db::entities::{email_code, email_code::RESET, google_pending, member, reset_token};
+use crate::db::entities::email_code::{self, Purpose};
+use crate::db::entities::{google_pending, member, reset_token};
 use crate::domain::{EmailAddress, EmailCode, Password, Username};
 use crate::i18n::Lang;
 use crate::mail::Mail;
-use crate::rate_limit::{self, CODE_ATTEMPTS_PER_CLIENT};
+use crate::rate_limit::{self, Counter};
 use crate::secrets::{digest, random_token};
 use crate::state::{client_key, AppState};
 use crate::texts::{Notice, Problem};
@@ -125,7 +126,7 @@ impl ResetApi {
         // Limits count every request, member or not, so a 429 says nothing about the account.
         state
             .limiter
-            .hit_all(&rate_limit::mail_checks(&email.key(), &client_key(&state, req)))
+            .hit_all(&rate_limit::mail_counters(&email.key(), &client_key(&state, req)))
             .await??;
         let member = members::by_username(&state.db, username.as_str())
             .await?
@@ -135,7 +136,7 @@ impl ResetApi {
                 &state.db,
                 state.settings.clock.as_ref(),
                 state.settings.entropy.as_ref(),
-                RESET,
+                Purpose::Reset,
                 &email.key(),
                 Some(member.id),
             )
@@ -168,15 +169,14 @@ impl ResetApi {
         let code = EmailCode::parse(&body.code).map_err(Failure::BadRequest)?;
         state
             .limiter
-            .hit(
-                &format!("code:client:{}", client_key(state, req)),
-                CODE_ATTEMPTS_PER_CLIENT,
-            )
+            .hit(Counter::CodeAttemptsFromClient {
+                client: client_key(state, req),
+            })
             .await??;
         let now = state.now();
         let member = members::by_username(&state.db, body.username.trim()).await?;
         let member_id = member.as_ref().map(|m| m.id);
-        let live = codes::check(&state.db, now, RESET, &email.key(), code.as_str(), |c| {
+        let live = codes::check(&state.db, now, Purpose::Reset, &email.key(), code.as_str(), |c| {
             member_id.is_some() && c.member_id == member_id
         })
         .await?;
