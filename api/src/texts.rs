@@ -26,6 +26,13 @@ macro_rules! text_keys {
                 t(lang, self.key())
             }
         }
+
+        /// The key, for logs and command-line errors.
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.key())
+            }
+        }
     };
 }
 

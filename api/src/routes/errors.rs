@@ -152,6 +152,18 @@ impl std::fmt::Display for Failure {
     }
 }
 
+/// A transaction's own failure (begin, commit or rollback), or the failure that rolled it back.
+impl From<sea_orm::TransactionError<Failure>> for Failure {
+    fn from(err: sea_orm::TransactionError<Failure>) -> Self {
+        match err {
+            sea_orm::TransactionError::Connection(err) => anyhow::Error::from(err)
+                .context("beginning or ending a transaction")
+                .into(),
+            sea_orm::TransactionError::Transaction(failure) => failure,
+        }
+    }
+}
+
 impl From<crate::passwords::Busy> for Failure {
     fn from(_: crate::passwords::Busy) -> Self {
         Failure::Busy

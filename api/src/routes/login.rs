@@ -5,6 +5,7 @@ use crate::i18n::Lang;
 use crate::state::{client_key, AppState};
 use crate::texts::Problem;
 use crate::{members, passwords, rate_limit, sessions};
+use anyhow::Context;
 use poem::Request;
 use poem_openapi::param::Query;
 use poem_openapi::payload::Json;
@@ -89,10 +90,12 @@ fn logout_requested_by_the_site(req: &Request) -> bool {
 impl LoginApi {
     async fn status_inner(&self, req: &Request, logout: bool) -> Result<StatusResponse, Failure> {
         let state = &self.0;
-        let current = sessions::current(&state.db, state.settings.clock.as_ref(), req, state.secure_cookies()).await?;
+        let current = sessions::current(&state.db, state.settings.clock.as_ref(), req, state.secure_cookies())
+            .await
+            .context("reading the session")?;
         if logout {
             if let Some(hash) = sessions::request_session_hash(req, state.secure_cookies()) {
-                sessions::delete(&state.db, &hash).await?;
+                sessions::delete(&state.db, &hash).await.context("ending the session")?;
             }
             return Ok(StatusResponse::Ok(
                 Json(LoginStatus {
@@ -114,10 +117,15 @@ impl LoginApi {
     async fn logout_all_inner(&self, req: &Request) -> Result<LogoutAllResponse, Failure> {
         let state = &self.0;
         let secure = state.secure_cookies();
-        let Some((_, member)) = sessions::current(&state.db, state.settings.clock.as_ref(), req, secure).await? else {
+        let Some((_, member)) = sessions::current(&state.db, state.settings.clock.as_ref(), req, secure)
+            .await
+            .context("reading the session")?
+        else {
             return Err(Failure::Unauthorized(Problem::Unauthorized));
         };
-        sessions::delete_others(&state.db, member.id, None).await?;
+        sessions::delete_others(&state.db, member.id, None)
+            .await
+            .context("ending the member's sessions")?;
         tracing::info!(
             event = "logout_everywhere",
             member_id = member.id,
@@ -140,7 +148,12 @@ impl LoginApi {
         // Logged as typed, at most 64 characters; never the password.
         let typed: String = body.username.chars().take(64).collect();
         let checks = rate_limit::login_counters(&body.username, &client);
-        if let Err(wait) = state.limiter.hit_all(&checks).await? {
+        if let Err(wait) = state
+            .limiter
+            .hit_all(&checks)
+            .await
+            .context("counting the login against its limits")?
+        {
             tracing::warn!(
                 event = "login_limited",
                 username = typed.as_str(),
@@ -151,7 +164,9 @@ impl LoginApi {
             return Err(wait.into());
         }
         let member = if body.username.len() <= 64 {
-            members::by_username(&state.db, body.username.trim()).await?
+            members::by_username(&state.db, body.username.trim())
+                .await
+                .context("looking up the member")?
         } else {
             None
         };
@@ -166,7 +181,11 @@ impl LoginApi {
             Ok(valid) => valid,
             Err(busy) => {
                 // No password was checked, so nothing was tried.
-                state.limiter.refund(&checks).await?;
+                state
+                    .limiter
+                    .refund(&checks)
+                    .await
+                    .context("giving back the login's count")?;
                 return Err(busy.into());
             }
         };
@@ -190,10 +209,22 @@ impl LoginApi {
             "logged in"
         );
         let [own, shared @ ..] = &checks;
-        state.limiter.reset(own).await?;
-        state.limiter.refund(shared).await?;
-        super::google::complete_pending_link(state, req, &member).await?;
-        let cookie = sessions::start(state, req, member.id).await?;
+        state
+            .limiter
+            .reset(own)
+            .await
+            .context("clearing the client's failed logins")?;
+        state
+            .limiter
+            .refund(shared)
+            .await
+            .context("giving back the login's shared counts")?;
+        super::google::complete_pending_link(state, req, &member)
+            .await
+            .context("completing a pending Google link")?;
+        let cookie = sessions::start(state, req, member.id)
+            .await
+            .context("starting the session")?;
         Ok(LoginResponse::Ok(
             Json(LoginStatus {
                 logged_in: true,
