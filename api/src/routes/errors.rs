@@ -1,5 +1,6 @@
 //! Error answers: JSON with the field the client reads (`error` for register and verify-invite,
-//! `message` elsewhere), translated, and the guard that turns every other failure into one.
+//! `message` elsewhere, as each operation's error type declares), translated, and the guard that
+//! turns every other failure into one.
 
 use crate::domain::Problem;
 use crate::i18n::Lang;
@@ -7,6 +8,8 @@ use poem::http::{header, Method, StatusCode};
 use poem::{Endpoint, EndpointExt, IntoResponse, Request, Response};
 use poem_openapi::payload::Json;
 use poem_openapi::{ApiResponse, Object};
+use serde_json::Value;
+use std::collections::HashMap;
 use std::sync::Arc;
 
 /// The most a request body may hold; the forms are far smaller.
@@ -176,12 +179,40 @@ impl From<crate::rate_limit::RetryAfter> for Failure {
     }
 }
 
-/// Paths whose client reads `error` rather than `message`.
-fn error_field(path: &str) -> &'static str {
-    if path.ends_with("/register") || path.ends_with("/auth/verify-invite") {
-        "error"
-    } else {
-        "message"
+/// The JSON field of each path's error answers, as its operation's error type declares it in the
+/// OpenAPI document: `FormError` (sign-up forms, whose client reads `error`) or `ApiError`
+/// (`message`). The guard's own answers for a path (a foreign Origin, a body too large, too slow
+/// or not JSON, a wrong method) use the same field, so the operation's type alone decides it.
+pub struct ErrorFields(HashMap<String, String>);
+
+impl ErrorFields {
+    /// Reads the fields from the OpenAPI document: the one property of each operation's 400 body.
+    pub fn from_openapi(doc: &str) -> ErrorFields {
+        let doc: Value = serde_json::from_str(doc).unwrap_or_default();
+        let schemas = &doc["components"]["schemas"];
+        let field_of = |op: &Value| -> Option<String> {
+            let content = op["responses"]["400"]["content"].as_object()?;
+            let reference = content.values().next()?["schema"]["$ref"].as_str()?;
+            let properties = schemas[reference.rsplit('/').next()?]["properties"].as_object()?;
+            let mut names = properties.keys();
+            match (names.next(), names.next()) {
+                (Some(name), None) => Some(name.clone()),
+                _ => None,
+            }
+        };
+        let paths = doc["paths"].as_object().into_iter().flatten();
+        let fields = paths.filter_map(|(path, operations)| {
+            let field = operations.as_object()?.values().find_map(field_of)?;
+            Some((path.clone(), field))
+        });
+        ErrorFields(fields.collect())
+    }
+
+    /// The field for a request path (with or without the `/api` it is mounted under); `message`
+    /// where no operation says otherwise.
+    fn of(&self, path: &str) -> &str {
+        let path = path.strip_prefix("/api").unwrap_or(path);
+        self.0.get(path).map_or("message", String::as_str)
     }
 }
 
@@ -223,17 +254,22 @@ fn origin_allowed(req: &Request, public_origin: &str) -> bool {
 }
 
 /// Wraps the API: Origin check and body limit on POSTs, JSON for every failure, no caching.
-pub fn guard<E: Endpoint + 'static>(api: E, public_origin: String) -> impl Endpoint<Output = Response> {
-    let public_origin = Arc::new(public_origin);
+pub fn guard<E: Endpoint + 'static>(
+    api: E,
+    public_origin: String,
+    fields: ErrorFields,
+) -> impl Endpoint<Output = Response> {
+    let shared = Arc::new((public_origin, fields));
     api.around(move |ep, mut req| {
-        let public_origin = public_origin.clone();
+        let shared = shared.clone();
         async move {
+            let (public_origin, fields) = &*shared;
             let lang = Lang::of_request(&req);
-            let field = error_field(req.uri().path());
+            let field = fields.of(req.uri().path());
             let fail = |status: StatusCode| json_error(status, field, generic_problem(status).text(lang));
             let mut resp = 'answer: {
                 if req.method() == Method::POST {
-                    if !origin_allowed(&req, &public_origin) {
+                    if !origin_allowed(&req, public_origin) {
                         break 'answer fail(StatusCode::FORBIDDEN);
                     }
                     let declared = req
