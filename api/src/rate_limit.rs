@@ -9,7 +9,10 @@
 use crate::clock::Clock;
 use crate::db::entities::rate_limit;
 use sea_orm::sea_query::{Condition, Expr, OnConflict};
-use sea_orm::{ColumnTrait, DatabaseConnection, DbErr, EntityTrait, QueryFilter, Set, TransactionTrait};
+use sea_orm::{
+    ColumnTrait, DatabaseConnection, DatabaseTransaction, DbErr, EntityTrait, QueryFilter, Set, TransactionError,
+    TransactionTrait,
+};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 
@@ -157,65 +160,30 @@ impl RateLimiter {
     /// Counts one event in every counter, or in none when any of them has used up a limit.
     pub async fn hit_all(&self, checks: &[Counter]) -> Result<Result<(), RetryAfter>, DbErr> {
         let now = self.clock.now();
-        let keys: Vec<(String, &'static [Limit])> = checks.iter().map(|c| (c.key(), c.limits())).collect();
-        let mut counters: Vec<(&str, Limit)> = keys
+        let mut counters: Vec<(String, Limit, i32)> = checks
             .iter()
-            .flat_map(|(key, limits)| limits.iter().map(move |l| (key.as_str(), *l)))
+            .flat_map(|c| c.limits().iter().map(move |l| (c.key(), *l, self.allowance(l))))
             .collect();
         // Always the same order: two requests never wait for each other's rows in a cycle
         // (PostgreSQL would abort one of them as a deadlock).
-        counters.sort_by(|a, b| (a.0, a.1.window).cmp(&(b.0, b.1.window)));
-        // The first statement writes, so SQLite takes its write lock at once.
-        let txn = self.db.begin().await?;
-        for (key, limit) in counters {
-            rate_limit::Entity::insert(rate_limit::ActiveModel {
-                key: Set(key.to_string()),
-                window_seconds: Set(limit.window),
-                started_at: Set(now),
-                hits: Set(0),
+        counters.sort_by(|a, b| (&a.0, a.1.window).cmp(&(&b.0, b.1.window)));
+        // The first statement writes, so SQLite takes its write lock at once. A used-up limit
+        // rolls back the counts made before it.
+        let counted = self.db.transaction(move |txn| {
+            Box::pin(async move {
+                for (key, limit, allowance) in counters {
+                    count(txn, now, &key, limit, allowance).await?;
+                }
+                Ok(())
             })
-            .on_conflict(
-                OnConflict::columns([rate_limit::Column::Key, rate_limit::Column::WindowSeconds])
-                    .do_nothing()
-                    .to_owned(),
-            )
-            .exec_without_returning(&txn)
-            .await?;
-            let window_over = Expr::col(rate_limit::Column::StartedAt).lte(now - limit.window);
-            let counted = rate_limit::Entity::update_many()
-                .col_expr(
-                    rate_limit::Column::Hits,
-                    Expr::case(window_over.clone(), 1)
-                        .finally(Expr::col(rate_limit::Column::Hits).add(1))
-                        .into(),
-                )
-                .col_expr(
-                    rate_limit::Column::StartedAt,
-                    Expr::case(window_over.clone(), now)
-                        .finally(Expr::col(rate_limit::Column::StartedAt))
-                        .into(),
-                )
-                .filter(rate_limit::Column::Key.eq(key))
-                .filter(rate_limit::Column::WindowSeconds.eq(limit.window))
-                .filter(
-                    Condition::any()
-                        .add(window_over)
-                        .add(Expr::col(rate_limit::Column::Hits).lt(self.allowance(&limit))),
-                )
-                .exec(&txn)
-                .await?
-                .rows_affected
-                == 1;
-            if !counted {
-                let started = rate_limit::Entity::find_by_id((key.to_string(), limit.window))
-                    .one(&txn)
-                    .await?
-                    .map_or(now, |row| row.started_at);
-                txn.rollback().await?;
-                return Ok(Err(RetryAfter((started + limit.window - now).max(1) as u64)));
+        });
+        match counted.await {
+            Ok(()) => {}
+            Err(TransactionError::Transaction(Refused::Limit(wait))) => return Ok(Err(wait)),
+            Err(TransactionError::Transaction(Refused::Db(err)) | TransactionError::Connection(err)) => {
+                return Err(err)
             }
         }
-        txn.commit().await?;
         // Finished windows only take space; sweep now and then rather than on every write.
         if self.writes.fetch_add(1, Ordering::Relaxed).is_multiple_of(200) {
             sweep(&self.db, now).await?;
@@ -247,6 +215,79 @@ impl RateLimiter {
             .await?;
         Ok(())
     }
+}
+
+/// Why counting stopped: a limit was used up, or the database failed.
+#[derive(Debug)]
+enum Refused {
+    Limit(RetryAfter),
+    Db(DbErr),
+}
+
+impl From<DbErr> for Refused {
+    fn from(err: DbErr) -> Self {
+        Refused::Db(err)
+    }
+}
+
+impl std::fmt::Display for Refused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Refused::Limit(wait) => write!(f, "limit used up for {} s", wait.0),
+            Refused::Db(err) => write!(f, "{err}"),
+        }
+    }
+}
+
+/// Counts one event in the (key, window) counter, opening it if new and restarting it when its
+/// window is over; refused when the count is at `allowance`.
+async fn count(txn: &DatabaseTransaction, now: i64, key: &str, limit: Limit, allowance: i32) -> Result<(), Refused> {
+    rate_limit::Entity::insert(rate_limit::ActiveModel {
+        key: Set(key.to_string()),
+        window_seconds: Set(limit.window),
+        started_at: Set(now),
+        hits: Set(0),
+    })
+    .on_conflict(
+        OnConflict::columns([rate_limit::Column::Key, rate_limit::Column::WindowSeconds])
+            .do_nothing()
+            .to_owned(),
+    )
+    .exec_without_returning(txn)
+    .await?;
+    let window_over = Expr::col(rate_limit::Column::StartedAt).lte(now - limit.window);
+    let counted = rate_limit::Entity::update_many()
+        .col_expr(
+            rate_limit::Column::Hits,
+            Expr::case(window_over.clone(), 1)
+                .finally(Expr::col(rate_limit::Column::Hits).add(1))
+                .into(),
+        )
+        .col_expr(
+            rate_limit::Column::StartedAt,
+            Expr::case(window_over.clone(), now)
+                .finally(Expr::col(rate_limit::Column::StartedAt))
+                .into(),
+        )
+        .filter(rate_limit::Column::Key.eq(key))
+        .filter(rate_limit::Column::WindowSeconds.eq(limit.window))
+        .filter(
+            Condition::any()
+                .add(window_over)
+                .add(Expr::col(rate_limit::Column::Hits).lt(allowance)),
+        )
+        .exec(txn)
+        .await?
+        .rows_affected
+        == 1;
+    if counted {
+        return Ok(());
+    }
+    let started = rate_limit::Entity::find_by_id((key.to_string(), limit.window))
+        .one(txn)
+        .await?
+        .map_or(now, |row| row.started_at);
+    Err(Refused::Limit(RetryAfter((started + limit.window - now).max(1) as u64)))
 }
 
 /// Deletes counters whose windows ended long ago (the longest window is an hour).
