@@ -237,47 +237,9 @@ impl GoogleApi {
         csrf: &str,
     ) -> anyhow::Result<Redirect> {
         let state = &self.0;
-        let now = state.now();
-        // The state is single-use: deleted as it is read.
-        let Some(saved) = oauth_state::Entity::find_by_id(digest(csrf))
-            .one(&state.db)
-            .await
-            .context("reading the sign-in state")?
-        else {
-            anyhow::bail!("unknown state");
-        };
-        oauth_state::Entity::delete_by_id(saved.state_hash.clone())
-            .exec(&state.db)
-            .await
-            .context("using the sign-in state")?;
-        anyhow::ensure!(saved.expires_at > now, "expired state");
-        let nonce = cookie(req, NONCE_COOKIE).map(|n| digest(&n));
-        anyhow::ensure!(
-            saved.nonce_hash.is_some() && saved.nonce_hash == nonce,
-            "the sign-in came back to another browser than the one that started it"
-        );
+        let saved = self.take_state(req, csrf).await?;
         let lang = Lang::from_tag(&saved.lang).unwrap_or(Lang::En);
-
-        let client = BasicClient::new(ClientId::new(google.client_id.clone()))
-            .set_client_secret(ClientSecret::new(google.client_secret.clone()))
-            .set_auth_uri(AuthUrl::new(google.auth_url.clone())?)
-            .set_token_uri(TokenUrl::new(google.token_url.clone())?)
-            .set_redirect_uri(RedirectUrl::new(self.redirect_url())?);
-        let token = client
-            .exchange_code(AuthorizationCode::new(code.to_string()))
-            .set_pkce_verifier(PkceCodeVerifier::new(saved.pkce_verifier))
-            .request_async(&state.http)
-            .await
-            .map_err(|e| anyhow::anyhow!("token exchange: {e}"))?;
-        let info: UserInfo = state
-            .http
-            .get(&google.userinfo_url)
-            .bearer_auth(token.access_token().secret())
-            .send()
-            .await?
-            .error_for_status()?
-            .json()
-            .await?;
+        let info = self.profile(google, code, saved.pkce_verifier).await?;
 
         let mut member = members::by_google_sub(&state.db, &info.sub)
             .await
@@ -307,37 +269,68 @@ impl GoogleApi {
                 .context("starting the session")?;
             return Ok(Redirect::Found(page(lang, "/MemberPage"), Some(cookie)));
         }
-        let pending = random_token(state.settings.entropy.as_ref());
-        google_pending::Entity::insert(google_pending::ActiveModel {
-            token_hash: Set(digest(&pending)),
-            google_sub: Set(info.sub.clone()),
-            email: Set(info.verified_email().map(str::to_string)),
-            name: Set(info.name.clone()),
-            expires_at: Set(now + PENDING_SECONDS),
-            link_member_id: Set(None),
-        })
-        .exec(&state.db)
-        .await
-        .context("storing the pending Google account")?;
+        let pending = store_pending(state, &info, None)
+            .await
+            .context("storing the pending Google account")?;
         Ok(Redirect::Found(page(lang, &format!("/invite?token={pending}")), None))
+    }
+
+    /// The saved sign-in state `csrf` names, once (it is deleted as it is read), while it lasts
+    /// and only in the browser that started the sign-in.
+    async fn take_state(&self, req: &Request, csrf: &str) -> anyhow::Result<oauth_state::Model> {
+        let state = &self.0;
+        let Some(saved) = oauth_state::Entity::find_by_id(digest(csrf))
+            .one(&state.db)
+            .await
+            .context("reading the sign-in state")?
+        else {
+            anyhow::bail!("unknown state");
+        };
+        oauth_state::Entity::delete_by_id(saved.state_hash.clone())
+            .exec(&state.db)
+            .await
+            .context("using the sign-in state")?;
+        anyhow::ensure!(saved.expires_at > state.now(), "expired state");
+        let nonce = cookie(req, NONCE_COOKIE).map(|n| digest(&n));
+        anyhow::ensure!(
+            saved.nonce_hash.is_some() && saved.nonce_hash == nonce,
+            "the sign-in came back to another browser than the one that started it"
+        );
+        Ok(saved)
+    }
+
+    /// Trades the authorization code for a token and reads the account's profile with it.
+    async fn profile(&self, google: &GoogleSettings, code: &str, verifier: String) -> anyhow::Result<UserInfo> {
+        let state = &self.0;
+        let client = BasicClient::new(ClientId::new(google.client_id.clone()))
+            .set_client_secret(ClientSecret::new(google.client_secret.clone()))
+            .set_auth_uri(AuthUrl::new(google.auth_url.clone())?)
+            .set_token_uri(TokenUrl::new(google.token_url.clone())?)
+            .set_redirect_uri(RedirectUrl::new(self.redirect_url())?);
+        let token = client
+            .exchange_code(AuthorizationCode::new(code.to_string()))
+            .set_pkce_verifier(PkceCodeVerifier::new(verifier))
+            .request_async(&state.http)
+            .await
+            .map_err(|e| anyhow::anyhow!("token exchange: {e}"))?;
+        Ok(state
+            .http
+            .get(&google.userinfo_url)
+            .bearer_auth(token.access_token().secret())
+            .send()
+            .await?
+            .error_for_status()?
+            .json()
+            .await?)
     }
 
     /// Keeps the Google account waiting for member `member_id`'s password login, and sends the
     /// visitor to the login page with the cookie that login will present.
     async fn await_password(&self, info: &UserInfo, member_id: i32, lang: Lang) -> anyhow::Result<Redirect> {
         let state = &self.0;
-        let token = random_token(state.settings.entropy.as_ref());
-        google_pending::Entity::insert(google_pending::ActiveModel {
-            token_hash: Set(digest(&token)),
-            google_sub: Set(info.sub.clone()),
-            email: Set(info.verified_email().map(str::to_string)),
-            name: Set(info.name.clone()),
-            expires_at: Set(state.now() + PENDING_SECONDS),
-            link_member_id: Set(Some(member_id)),
-        })
-        .exec(&state.db)
-        .await
-        .context("storing the pending link")?;
+        let token = store_pending(state, info, Some(member_id))
+            .await
+            .context("storing the pending link")?;
         tracing::info!(
             event = "google_link_pending",
             member_id,
@@ -456,6 +449,23 @@ async fn new_google_member(txn: &DatabaseTransaction, pending: &google_pending::
     )
     .await?;
     Ok(member.id)
+}
+
+/// Keeps a Google account waiting for its invitation step (`link_member_id` None) or for the
+/// password login of member `link_member_id`; returns the token that names it.
+async fn store_pending(state: &AppState, info: &UserInfo, link_member_id: Option<i32>) -> Result<String, DbErr> {
+    let token = random_token(state.settings.entropy.as_ref());
+    google_pending::Entity::insert(google_pending::ActiveModel {
+        token_hash: Set(digest(&token)),
+        google_sub: Set(info.sub.clone()),
+        email: Set(info.verified_email().map(str::to_string)),
+        name: Set(info.name.clone()),
+        expires_at: Set(state.now() + PENDING_SECONDS),
+        link_member_id: Set(link_member_id),
+    })
+    .exec(&state.db)
+    .await?;
+    Ok(token)
 }
 
 /// The unexpired invitation step of `token` (not a pending link, which only a login completes).

@@ -1,10 +1,12 @@
 //! `/api/denglu`: login status, login and logout.
 
 use super::errors::{ApiError, Failure};
+use crate::db::entities::member;
 use crate::i18n::Lang;
+use crate::rate_limit::{self, Counter};
 use crate::state::{client_key, AppState};
 use crate::texts::Problem;
-use crate::{members, passwords, rate_limit, sessions};
+use crate::{members, passwords, sessions};
 use anyhow::Context;
 use poem::Request;
 use poem_openapi::param::Query;
@@ -163,6 +165,35 @@ impl LoginApi {
             );
             return Err(wait.into());
         }
+        let Some(member) = self.check_password(body, &checks).await? else {
+            tracing::info!(
+                event = "login_failed",
+                username = typed.as_str(),
+                client = client.as_str(),
+                "login failed"
+            );
+            return Err(Failure::Unauthorized(Problem::LoginFailed));
+        };
+        tracing::info!(
+            event = "login_succeeded",
+            member_id = member.id,
+            username = member.username.as_str(),
+            client = client.as_str(),
+            "logged in"
+        );
+        let cookie = self.sign_in(req, &member, &checks).await?;
+        Ok(LoginResponse::Ok(
+            Json(LoginStatus {
+                logged_in: true,
+                username: Some(member.username),
+            }),
+            cookie,
+        ))
+    }
+
+    /// The member whose password this is, or None.
+    async fn check_password(&self, body: LoginRequest, checks: &[Counter]) -> Result<Option<member::Model>, Failure> {
+        let state = &self.0;
         let member = if body.username.len() <= 64 {
             members::by_username(&state.db, body.username.trim())
                 .await
@@ -177,38 +208,25 @@ impl LoginApi {
             String::new()
         };
         let stored = member.as_ref().and_then(|m| m.password_hash.clone());
-        let valid = match passwords::verify(password, stored, state.settings.hash_wait).await {
-            Ok(valid) => valid,
+        match passwords::verify(password, stored, state.settings.hash_wait).await {
+            Ok(valid) => Ok(member.filter(|_| valid)),
             Err(busy) => {
                 // No password was checked, so nothing was tried.
                 state
                     .limiter
-                    .refund(&checks)
+                    .refund(checks)
                     .await
                     .context("giving back the login's count")?;
-                return Err(busy.into());
+                Err(busy.into())
             }
-        };
-        let member = match (valid, member) {
-            (true, Some(member)) => member,
-            _ => {
-                tracing::info!(
-                    event = "login_failed",
-                    username = typed.as_str(),
-                    client = client.as_str(),
-                    "login failed"
-                );
-                return Err(Failure::Unauthorized(Problem::LoginFailed));
-            }
-        };
-        tracing::info!(
-            event = "login_succeeded",
-            member_id = member.id,
-            username = member.username.as_str(),
-            client = client.as_str(),
-            "logged in"
-        );
-        let [own, shared @ ..] = &checks;
+        }
+    }
+
+    /// After the right password: the client's failures are forgotten and the shared counts given
+    /// back, a waiting Google link is made, and a new session starts (its `Set-Cookie`).
+    async fn sign_in(&self, req: &Request, member: &member::Model, checks: &[Counter; 3]) -> Result<String, Failure> {
+        let state = &self.0;
+        let [own, shared @ ..] = checks;
         state
             .limiter
             .reset(own)
@@ -219,18 +237,12 @@ impl LoginApi {
             .refund(shared)
             .await
             .context("giving back the login's shared counts")?;
-        super::google::complete_pending_link(state, req, &member)
+        super::google::complete_pending_link(state, req, member)
             .await
             .context("completing a pending Google link")?;
         let cookie = sessions::start(state, req, member.id)
             .await
             .context("starting the session")?;
-        Ok(LoginResponse::Ok(
-            Json(LoginStatus {
-                logged_in: true,
-                username: Some(member.username),
-            }),
-            cookie,
-        ))
+        Ok(cookie)
     }
 }
