@@ -1,7 +1,7 @@
 //! Six-digit email codes: stored hashed, 10 minutes, 5 tries, single use, newest wins.
 
 use crate::clock::{Clock, Entropy};
-use crate::db::entities::email_code;
+use crate::db::entities::email_code::{self, Purpose};
 use crate::mail::CODE_MINUTES;
 use crate::secrets::{digest, random_code};
 use sea_orm::sea_query::{Expr, OnConflict};
@@ -10,8 +10,8 @@ use sea_orm::{ColumnTrait, ConnectionTrait, DbErr, EntityTrait, QueryFilter, Set
 pub const MAX_TRIES: i32 = 5;
 
 /// The hash binds the code to its purpose and address, so a code for one cannot pass as another.
-fn code_hash(purpose: &str, email_key: &str, code: &str) -> String {
-    digest(&format!("{purpose}\n{email_key}\n{code}"))
+fn code_hash(purpose: Purpose, email_key: &str, code: &str) -> String {
+    digest(&format!("{}\n{email_key}\n{code}", purpose.as_str()))
 }
 
 /// Makes a new code for (purpose, address), replacing any earlier one, and returns it.
@@ -19,7 +19,7 @@ pub async fn issue(
     db: &impl ConnectionTrait,
     clock: &dyn Clock,
     entropy: &dyn Entropy,
-    purpose: &str,
+    purpose: Purpose,
     email_key: &str,
     member_id: Option<i32>,
 ) -> Result<String, DbErr> {
@@ -27,7 +27,7 @@ pub async fn issue(
     let now = clock.now();
     // One statement, so two requests for one address cannot both delete and then both insert.
     email_code::Entity::insert(email_code::ActiveModel {
-        purpose: Set(purpose.to_string()),
+        purpose: Set(purpose.as_str().to_string()),
         email_key: Set(email_key.to_string()),
         member_id: Set(member_id),
         code_hash: Set(code_hash(purpose, email_key, &code)),
@@ -58,13 +58,13 @@ pub async fn issue(
 pub async fn check(
     db: &impl ConnectionTrait,
     now: i64,
-    purpose: &str,
+    purpose: Purpose,
     email_key: &str,
     code: &str,
     belongs: impl FnOnce(&email_code::Model) -> bool,
 ) -> Result<Option<email_code::Model>, DbErr> {
     let Some(found) = email_code::Entity::find()
-        .filter(email_code::Column::Purpose.eq(purpose))
+        .filter(email_code::Column::Purpose.eq(purpose.as_str()))
         .filter(email_code::Column::EmailKey.eq(email_key))
         .one(db)
         .await?

@@ -1,7 +1,6 @@
 //! Values that cannot be invalid once parsed: handlers take these, never raw strings.
 
-/// A key of locales/*/api.json naming what was wrong.
-pub type Problem = &'static str;
+pub use crate::texts::Problem;
 
 #[derive(Debug, Clone)]
 pub struct Username(String);
@@ -10,7 +9,7 @@ impl Username {
     pub fn parse(raw: &str) -> Result<Self, Problem> {
         let len = raw.chars().count();
         if !(3..=32).contains(&len) || !raw.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
-            return Err("errors.usernameRule");
+            return Err(Problem::UsernameRule);
         }
         Ok(Username(raw.to_string()))
     }
@@ -50,7 +49,7 @@ impl EmailAddress {
         if valid {
             Ok(EmailAddress(raw.to_string()))
         } else {
-            Err("errors.emailShape")
+            Err(Problem::EmailShape)
         }
     }
 
@@ -70,7 +69,7 @@ impl Password {
     pub fn parse(raw: &str) -> Result<Self, Problem> {
         let len = raw.chars().count();
         if !(8..=128).contains(&len) {
-            return Err("errors.passwordRule");
+            return Err(Problem::PasswordRule);
         }
         Ok(Password(raw.to_string()))
     }
@@ -89,7 +88,7 @@ impl EmailCode {
         if raw.len() == 6 && raw.chars().all(|c| c.is_ascii_digit()) {
             Ok(EmailCode(raw.to_string()))
         } else {
-            Err("errors.codeInvalid")
+            Err(Problem::CodeInvalid)
         }
     }
 

@@ -21,3 +21,4 @@ pub mod settings;
 pub mod startup;
 pub mod state;
 pub mod static_site;
+pub mod texts;

@@ -9,7 +9,10 @@
 use crate::clock::Clock;
 use crate::db::entities::rate_limit;
 use sea_orm::sea_query::{Condition, Expr, OnConflict};
-use sea_orm::{ColumnTrait, DatabaseConnection, DbErr, EntityTrait, QueryFilter, Set, TransactionTrait};
+use sea_orm::{
+    ColumnTrait, DatabaseConnection, DatabaseTransaction, DbErr, EntityTrait, QueryFilter, Set, TransactionError,
+    TransactionTrait,
+};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 
@@ -42,32 +45,85 @@ pub const LOGIN_FAILURES_PER_CLIENT: &[Limit] = &[limit(30, 900)];
 /// Attempts at codes and invitations per client address.
 pub const CODE_ATTEMPTS_PER_CLIENT: &[Limit] = &[limit(30, 900)];
 
-/// A key and the limits counted under it.
-pub type Check = (String, &'static [Limit]);
+/// What one counter counts: its key in the database and its limits follow from it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Counter {
+    /// Mails to one address asked for by one client.
+    MailToAddressFromClient { email_key: String, client: String },
+    /// Mails to one address, whoever asked.
+    MailToAddress { email_key: String },
+    /// Mails asked for by one client.
+    MailFromClient { client: String },
+    /// Failed logins as one account from one client.
+    LoginFailuresOfAccountFromClient { account: String, client: String },
+    /// Failed logins as one account, from anywhere.
+    LoginFailuresOfAccount { account: String },
+    /// Failed logins from one client, as anyone.
+    LoginFailuresFromClient { client: String },
+    /// Codes and invitations tried by one client.
+    CodeAttemptsFromClient { client: String },
+}
+
+impl Counter {
+    /// The counter's row key (the same strings since the first schema, so counts survive an upgrade).
+    pub fn key(&self) -> String {
+        match self {
+            Counter::MailToAddressFromClient { email_key, client } => {
+                format!("mail:address-client:{email_key}|{client}")
+            }
+            Counter::MailToAddress { email_key } => format!("mail:address:{email_key}"),
+            Counter::MailFromClient { client } => format!("mail:client:{client}"),
+            Counter::LoginFailuresOfAccountFromClient { account, client } => {
+                format!("login:account-client:{account}|{client}")
+            }
+            Counter::LoginFailuresOfAccount { account } => format!("login:account:{account}"),
+            Counter::LoginFailuresFromClient { client } => format!("login:client:{client}"),
+            Counter::CodeAttemptsFromClient { client } => format!("code:client:{client}"),
+        }
+    }
+
+    pub fn limits(&self) -> &'static [Limit] {
+        match self {
+            Counter::MailToAddressFromClient { .. } => MAIL_PER_ADDRESS_AND_CLIENT,
+            Counter::MailToAddress { .. } => MAIL_PER_ADDRESS,
+            Counter::MailFromClient { .. } => MAIL_PER_CLIENT,
+            Counter::LoginFailuresOfAccountFromClient { .. } => LOGIN_FAILURES_PER_ACCOUNT_AND_CLIENT,
+            Counter::LoginFailuresOfAccount { .. } => LOGIN_FAILURES_PER_ACCOUNT,
+            Counter::LoginFailuresFromClient { .. } => LOGIN_FAILURES_PER_CLIENT,
+            Counter::CodeAttemptsFromClient { .. } => CODE_ATTEMPTS_PER_CLIENT,
+        }
+    }
+}
 
 /// The counters a mail to `email_key` asked for by `client` is counted in.
-pub fn mail_checks(email_key: &str, client: &str) -> [Check; 3] {
+pub fn mail_counters(email_key: &str, client: &str) -> [Counter; 3] {
     [
-        (
-            format!("mail:address-client:{email_key}|{client}"),
-            MAIL_PER_ADDRESS_AND_CLIENT,
-        ),
-        (format!("mail:address:{email_key}"), MAIL_PER_ADDRESS),
-        (format!("mail:client:{client}"), MAIL_PER_CLIENT),
+        Counter::MailToAddressFromClient {
+            email_key: email_key.to_string(),
+            client: client.to_string(),
+        },
+        Counter::MailToAddress {
+            email_key: email_key.to_string(),
+        },
+        Counter::MailFromClient {
+            client: client.to_string(),
+        },
     ]
 }
 
 /// The counters a login as `username` from `client` is counted in; the first is the pair's own.
-pub fn login_checks(username: &str, client: &str) -> [Check; 3] {
+pub fn login_counters(username: &str, client: &str) -> [Counter; 3] {
     // Typed usernames can be any length; real ones are at most 32 characters.
     let account: String = username.trim().to_lowercase().chars().take(64).collect();
     [
-        (
-            format!("login:account-client:{account}|{client}"),
-            LOGIN_FAILURES_PER_ACCOUNT_AND_CLIENT,
-        ),
-        (format!("login:account:{account}"), LOGIN_FAILURES_PER_ACCOUNT),
-        (format!("login:client:{client}"), LOGIN_FAILURES_PER_CLIENT),
+        Counter::LoginFailuresOfAccountFromClient {
+            account: account.clone(),
+            client: client.to_string(),
+        },
+        Counter::LoginFailuresOfAccount { account },
+        Counter::LoginFailuresFromClient {
+            client: client.to_string(),
+        },
     ]
 }
 
@@ -96,72 +152,38 @@ impl RateLimiter {
         ((limit.count as f64) * self.scale).round().clamp(1.0, i32::MAX as f64) as i32
     }
 
-    /// Counts one event under `key`, unless it has used up one of `limits`.
-    pub async fn hit(&self, key: &str, limits: &'static [Limit]) -> Result<Result<(), RetryAfter>, DbErr> {
-        self.hit_all(&[(key.to_string(), limits)]).await
+    /// Counts one event in `counter`, unless it has used up one of its limits.
+    pub async fn hit(&self, counter: Counter) -> Result<Result<(), RetryAfter>, DbErr> {
+        self.hit_all(&[counter]).await
     }
 
-    /// Counts one event under every key, or under none when any of them has used up a limit.
-    pub async fn hit_all(&self, checks: &[Check]) -> Result<Result<(), RetryAfter>, DbErr> {
+    /// Counts one event in every counter, or in none when any of them has used up a limit.
+    pub async fn hit_all(&self, checks: &[Counter]) -> Result<Result<(), RetryAfter>, DbErr> {
         let now = self.clock.now();
-        let mut counters: Vec<(&str, Limit)> = checks
+        let mut counters: Vec<(String, Limit, i32)> = checks
             .iter()
-            .flat_map(|(key, limits)| limits.iter().map(move |l| (key.as_str(), *l)))
+            .flat_map(|c| c.limits().iter().map(move |l| (c.key(), *l, self.allowance(l))))
             .collect();
         // Always the same order: two requests never wait for each other's rows in a cycle
         // (PostgreSQL would abort one of them as a deadlock).
-        counters.sort_by(|a, b| (a.0, a.1.window).cmp(&(b.0, b.1.window)));
-        // The first statement writes, so SQLite takes its write lock at once.
-        let txn = self.db.begin().await?;
-        for (key, limit) in counters {
-            rate_limit::Entity::insert(rate_limit::ActiveModel {
-                key: Set(key.to_string()),
-                window_seconds: Set(limit.window),
-                started_at: Set(now),
-                hits: Set(0),
+        counters.sort_by(|a, b| (&a.0, a.1.window).cmp(&(&b.0, b.1.window)));
+        // The first statement writes, so SQLite takes its write lock at once. A used-up limit
+        // rolls back the counts made before it.
+        let counted = self.db.transaction(move |txn| {
+            Box::pin(async move {
+                for (key, limit, allowance) in counters {
+                    count(txn, now, &key, limit, allowance).await?;
+                }
+                Ok(())
             })
-            .on_conflict(
-                OnConflict::columns([rate_limit::Column::Key, rate_limit::Column::WindowSeconds])
-                    .do_nothing()
-                    .to_owned(),
-            )
-            .exec_without_returning(&txn)
-            .await?;
-            let window_over = Expr::col(rate_limit::Column::StartedAt).lte(now - limit.window);
-            let counted = rate_limit::Entity::update_many()
-                .col_expr(
-                    rate_limit::Column::Hits,
-                    Expr::case(window_over.clone(), 1)
-                        .finally(Expr::col(rate_limit::Column::Hits).add(1))
-                        .into(),
-                )
-                .col_expr(
-                    rate_limit::Column::StartedAt,
-                    Expr::case(window_over.clone(), now)
-                        .finally(Expr::col(rate_limit::Column::StartedAt))
-                        .into(),
-                )
-                .filter(rate_limit::Column::Key.eq(key))
-                .filter(rate_limit::Column::WindowSeconds.eq(limit.window))
-                .filter(
-                    Condition::any()
-                        .add(window_over)
-                        .add(Expr::col(rate_limit::Column::Hits).lt(self.allowance(&limit))),
-                )
-                .exec(&txn)
-                .await?
-                .rows_affected
-                == 1;
-            if !counted {
-                let started = rate_limit::Entity::find_by_id((key.to_string(), limit.window))
-                    .one(&txn)
-                    .await?
-                    .map_or(now, |row| row.started_at);
-                txn.rollback().await?;
-                return Ok(Err(RetryAfter((started + limit.window - now).max(1) as u64)));
+        });
+        match counted.await {
+            Ok(()) => {}
+            Err(TransactionError::Transaction(Refused::Limit(wait))) => return Ok(Err(wait)),
+            Err(TransactionError::Transaction(Refused::Db(err)) | TransactionError::Connection(err)) => {
+                return Err(err)
             }
         }
-        txn.commit().await?;
         // Finished windows only take space; sweep now and then rather than on every write.
         if self.writes.fetch_add(1, Ordering::Relaxed).is_multiple_of(200) {
             sweep(&self.db, now).await?;
@@ -170,12 +192,12 @@ impl RateLimiter {
     }
 
     /// Gives back the events `hit_all` counted (a login that succeeded, a hash never made).
-    pub async fn refund(&self, checks: &[Check]) -> Result<(), DbErr> {
-        for (key, limits) in checks {
-            for limit in limits.iter() {
+    pub async fn refund(&self, checks: &[Counter]) -> Result<(), DbErr> {
+        for counter in checks {
+            for limit in counter.limits() {
                 rate_limit::Entity::update_many()
                     .col_expr(rate_limit::Column::Hits, Expr::col(rate_limit::Column::Hits).sub(1))
-                    .filter(rate_limit::Column::Key.eq(key.as_str()))
+                    .filter(rate_limit::Column::Key.eq(counter.key()))
                     .filter(rate_limit::Column::WindowSeconds.eq(limit.window))
                     .filter(rate_limit::Column::Hits.gt(0))
                     .exec(&self.db)
@@ -185,14 +207,87 @@ impl RateLimiter {
         Ok(())
     }
 
-    /// Forgets a key's events (a successful login clears that client's failures).
-    pub async fn reset(&self, key: &str) -> Result<(), DbErr> {
+    /// Forgets a counter's events (a successful login clears that client's failures).
+    pub async fn reset(&self, counter: &Counter) -> Result<(), DbErr> {
         rate_limit::Entity::delete_many()
-            .filter(rate_limit::Column::Key.eq(key))
+            .filter(rate_limit::Column::Key.eq(counter.key()))
             .exec(&self.db)
             .await?;
         Ok(())
     }
+}
+
+/// Why counting stopped: a limit was used up, or the database failed.
+#[derive(Debug)]
+enum Refused {
+    Limit(RetryAfter),
+    Db(DbErr),
+}
+
+impl From<DbErr> for Refused {
+    fn from(err: DbErr) -> Self {
+        Refused::Db(err)
+    }
+}
+
+impl std::fmt::Display for Refused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Refused::Limit(wait) => write!(f, "limit used up for {} s", wait.0),
+            Refused::Db(err) => write!(f, "{err}"),
+        }
+    }
+}
+
+/// Counts one event in the (key, window) counter, opening it if new and restarting it when its
+/// window is over; refused when the count is at `allowance`.
+async fn count(txn: &DatabaseTransaction, now: i64, key: &str, limit: Limit, allowance: i32) -> Result<(), Refused> {
+    rate_limit::Entity::insert(rate_limit::ActiveModel {
+        key: Set(key.to_string()),
+        window_seconds: Set(limit.window),
+        started_at: Set(now),
+        hits: Set(0),
+    })
+    .on_conflict(
+        OnConflict::columns([rate_limit::Column::Key, rate_limit::Column::WindowSeconds])
+            .do_nothing()
+            .to_owned(),
+    )
+    .exec_without_returning(txn)
+    .await?;
+    let window_over = Expr::col(rate_limit::Column::StartedAt).lte(now - limit.window);
+    let counted = rate_limit::Entity::update_many()
+        .col_expr(
+            rate_limit::Column::Hits,
+            Expr::case(window_over.clone(), 1)
+                .finally(Expr::col(rate_limit::Column::Hits).add(1))
+                .into(),
+        )
+        .col_expr(
+            rate_limit::Column::StartedAt,
+            Expr::case(window_over.clone(), now)
+                .finally(Expr::col(rate_limit::Column::StartedAt))
+                .into(),
+        )
+        .filter(rate_limit::Column::Key.eq(key))
+        .filter(rate_limit::Column::WindowSeconds.eq(limit.window))
+        .filter(
+            Condition::any()
+                .add(window_over)
+                .add(Expr::col(rate_limit::Column::Hits).lt(allowance)),
+        )
+        .exec(txn)
+        .await?
+        .rows_affected
+        == 1;
+    if counted {
+        return Ok(());
+    }
+    let started = rate_limit::Entity::find_by_id((key.to_string(), limit.window))
+        .one(txn)
+        .await?
+        .map_or(now, |row| row.started_at);
+    Err(Refused::Limit(RetryAfter((started + limit.window - now).max(1) as u64)))
 }
 
 /// Deletes counters whose windows ended long ago (the longest window is an hour).

@@ -79,9 +79,18 @@ pub async fn current(
     req: &Request,
     secure: bool,
 ) -> Result<Option<(String, member::Model)>, DbErr> {
-    let Some(hash) = request_session_hash(req, secure) else {
-        return Ok(None);
-    };
+    match request_session_hash(req, secure) {
+        Some(hash) => live(db, clock, hash).await,
+        None => Ok(None),
+    }
+}
+
+/// The member of the session whose hash is `hash`, with the hash, while the session lasts.
+pub async fn live(
+    db: &impl ConnectionTrait,
+    clock: &dyn Clock,
+    hash: String,
+) -> Result<Option<(String, member::Model)>, DbErr> {
     let Some(found) = session::Entity::find_by_id(hash.clone()).one(db).await? else {
         return Ok(None);
     };

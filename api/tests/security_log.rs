@@ -38,3 +38,54 @@ async fn failed_and_refused_logins_are_logged_without_the_password() {
     );
     assert!(!log.contains("hunter2"), "the password was logged:\n{log}");
 }
+
+/// A database step that fails is logged with the step's name, so the operator knows where to look;
+/// the client gets the translated 500 and nothing else.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failed_database_step_is_logged_by_name() {
+    use sea_orm::ConnectionTrait;
+    let server = ServeProcess::start(&[("NO_COLOR", "1")]).await;
+    let file = server.dir.path().join("data").join("site.db");
+    let db = sea_orm::Database::connect(format!("sqlite://{}?mode=rw", file.display()))
+        .await
+        .unwrap();
+    let url = format!("{}/api/send-email", server.base());
+    let send = |source: &'static str| {
+        let url = url.clone();
+        async move {
+            let resp = client_from(source)
+                .post(&url)
+                .json(&json!({"email": "someone@example.com", "username": "someone"}))
+                .send()
+                .await
+                .unwrap();
+            Reply::from_reqwest(resp).await
+        }
+    };
+
+    // The limits pass and the mail's code cannot be stored.
+    db.execute_unprepared("DROP TABLE email_codes").await.unwrap();
+    let reply = send("127.0.5.2").await;
+    assert_eq!(reply.status.as_u16(), 500, "{}", reply.text);
+    assert_eq!(
+        reply.field("message"),
+        "Something went wrong on our side. Please try again later."
+    );
+    let log = server.wait_for_log("making the sign-up code").await;
+    assert!(
+        log.lines()
+            .any(|l| l.contains("internal error: making the sign-up code: ") && l.contains("email_codes")),
+        "{log}"
+    );
+
+    // Now the first step, counting the request against its limits, fails.
+    db.execute_unprepared("DROP TABLE rate_limits").await.unwrap();
+    let reply = send("127.0.5.3").await;
+    assert_eq!(reply.status.as_u16(), 500, "{}", reply.text);
+    let log = server.wait_for_log("counting the mail against its limits").await;
+    assert!(
+        log.lines()
+            .any(|l| l.contains("internal error: counting the mail against its limits: ") && l.contains("rate_limits")),
+        "{log}"
+    );
+}

@@ -53,8 +53,24 @@ pub mod session {
 pub mod email_code {
     use sea_orm::entity::prelude::*;
 
-    pub const REGISTER: &str = "register";
-    pub const RESET: &str = "reset";
+    /// What a code is for; stored in `purpose` by name.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum Purpose {
+        Register,
+        Reset,
+    }
+
+    impl Purpose {
+        pub fn as_str(self) -> &'static str {
+            match self {
+                Purpose::Register => "register",
+                Purpose::Reset => "reset",
+            }
+        }
+    }
+
+    pub const REGISTER: Purpose = Purpose::Register;
+    pub const RESET: Purpose = Purpose::Reset;
 
     #[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
     #[sea_orm(table_name = "email_codes")]

@@ -153,3 +153,29 @@ impl Mailer {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A kind added but not listed here fails the test below: its texts are used by no kind.
+    #[test]
+    fn every_email_text_in_api_json_belongs_to_a_kind() {
+        let kinds = [
+            Mail::RegisterCode { code: "123456" },
+            Mail::AlreadyMember,
+            Mail::ResetCode { code: "123456" },
+            Mail::PasswordChanged,
+            Mail::GoogleLinked,
+        ];
+        let english: serde_json::Value = serde_json::from_str(include_str!("../../../locales/en/api.json")).unwrap();
+        for (name, value) in english["email"].as_object().unwrap() {
+            let used = if value.is_object() {
+                kinds.iter().any(|mail| mail.key() == name)
+            } else {
+                ["greeting", "signature"].contains(&name.as_str())
+            };
+            assert!(used, "email.{name} in locales/en/api.json is used by no kind of mail");
+        }
+    }
+}

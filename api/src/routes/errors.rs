@@ -1,12 +1,15 @@
 //! Error answers: JSON with the field the client reads (`error` for register and verify-invite,
-//! `message` elsewhere), translated, and the guard that turns every other failure into one.
+//! `message` elsewhere, as each operation's error type declares), translated, and the guard that
+//! turns every other failure into one.
 
 use crate::domain::Problem;
-use crate::i18n::{t, Lang};
+use crate::i18n::Lang;
 use poem::http::{header, Method, StatusCode};
 use poem::{Endpoint, EndpointExt, IntoResponse, Request, Response};
 use poem_openapi::payload::Json;
 use poem_openapi::{ApiResponse, Object};
+use serde_json::Value;
+use std::collections::HashMap;
 use std::sync::Arc;
 
 /// The most a request body may hold; the forms are far smaller.
@@ -64,27 +67,31 @@ macro_rules! error_response {
         impl From<(Failure, Lang)> for $name {
             fn from((failure, lang): (Failure, Lang)) -> Self {
                 match failure {
-                    Failure::BadRequest(key) => $name::BadRequest(Self::body(t(lang, key))),
-                    Failure::Unauthorized(key) => $name::Unauthorized(Self::body(t(lang, key))),
+                    Failure::BadRequest(problem) => $name::BadRequest(Self::body(problem.text(lang))),
+                    Failure::Unauthorized(problem) => $name::Unauthorized(Self::body(problem.text(lang))),
                     Failure::TooMany(seconds) => $name::TooManyRequests(
-                        Self::body(t(lang, "errors.tooManyRequests").replace("{seconds}", &seconds.to_string())),
+                        Self::body(
+                            Problem::TooManyRequests
+                                .text(lang)
+                                .replace("{seconds}", &seconds.to_string()),
+                        ),
                         seconds,
                     ),
-                    Failure::Unavailable(key) => $name::Unavailable(Self::body(t(lang, key)), None),
+                    Failure::Unavailable(problem) => $name::Unavailable(Self::body(problem.text(lang)), None),
                     Failure::DatabaseDown(err) => {
-                        tracing::warn!("database unavailable: {err}");
+                        tracing::warn!("database unavailable: {err:#}");
                         $name::Unavailable(
-                            Self::body(t(lang, "errors.databaseUnavailable")),
+                            Self::body(Problem::DatabaseUnavailable.text(lang)),
                             Some(DATABASE_RETRY_SECONDS),
                         )
                     }
                     Failure::Busy => $name::Unavailable(
-                        Self::body(t(lang, "errors.busy")),
+                        Self::body(Problem::Busy.text(lang)),
                         Some(crate::passwords::BUSY_RETRY_SECONDS),
                     ),
                     Failure::Internal(err) => {
                         tracing::error!("internal error: {err:#}");
-                        $name::Internal(Self::body(t(lang, "errors.internal")))
+                        $name::Internal(Self::body(Problem::Internal.text(lang)))
                     }
                 }
             }
@@ -102,8 +109,9 @@ pub enum Failure {
     Unauthorized(Problem),
     TooMany(u64),
     Unavailable(Problem),
-    /// The database cannot be reached: a 503 the client may retry, not a 500.
-    DatabaseDown(sea_orm::DbErr),
+    /// The database cannot be reached: a 503 the client may retry, not a 500. The error keeps
+    /// the step that met it (`.context`), for the log.
+    DatabaseDown(anyhow::Error),
     /// No turn at argon2 came in time (`secrets::Busy`).
     Busy,
     Internal(anyhow::Error),
@@ -114,22 +122,47 @@ pub const DATABASE_RETRY_SECONDS: u64 = 5;
 
 impl From<sea_orm::DbErr> for Failure {
     fn from(err: sea_orm::DbErr) -> Self {
-        if crate::db::is_unavailable(&err) {
-            Failure::DatabaseDown(err)
-        } else {
-            Failure::Internal(err.into())
-        }
+        anyhow::Error::from(err).into()
     }
 }
 
 impl From<anyhow::Error> for Failure {
     fn from(err: anyhow::Error) -> Self {
         if err.is::<crate::passwords::Busy>() {
-            return Failure::Busy;
+            Failure::Busy
+        } else if err
+            .downcast_ref::<sea_orm::DbErr>()
+            .is_some_and(crate::db::is_unavailable)
+        {
+            Failure::DatabaseDown(err)
+        } else {
+            Failure::Internal(err)
         }
-        match err.downcast::<sea_orm::DbErr>() {
-            Ok(db) => db.into(),
-            Err(err) => Failure::Internal(err),
+    }
+}
+
+/// For the log, and for sea-orm's `transaction`, which rolls back when its closure fails.
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Failure::BadRequest(problem) | Failure::Unauthorized(problem) | Failure::Unavailable(problem) => {
+                f.write_str(problem.key())
+            }
+            Failure::TooMany(seconds) => write!(f, "rate limited for {seconds} s"),
+            Failure::DatabaseDown(err) | Failure::Internal(err) => write!(f, "{err:#}"),
+            Failure::Busy => f.write_str("no turn at the password hasher"),
+        }
+    }
+}
+
+/// A transaction's own failure (begin, commit or rollback), or the failure that rolled it back.
+impl From<sea_orm::TransactionError<Failure>> for Failure {
+    fn from(err: sea_orm::TransactionError<Failure>) -> Self {
+        match err {
+            sea_orm::TransactionError::Connection(err) => anyhow::Error::from(err)
+                .context("beginning or ending a transaction")
+                .into(),
+            sea_orm::TransactionError::Transaction(failure) => failure,
         }
     }
 }
@@ -146,12 +179,40 @@ impl From<crate::rate_limit::RetryAfter> for Failure {
     }
 }
 
-/// Paths whose client reads `error` rather than `message`.
-fn error_field(path: &str) -> &'static str {
-    if path.ends_with("/register") || path.ends_with("/auth/verify-invite") {
-        "error"
-    } else {
-        "message"
+/// The JSON field of each path's error answers, as its operation's error type declares it in the
+/// OpenAPI document: `FormError` (sign-up forms, whose client reads `error`) or `ApiError`
+/// (`message`). The guard's own answers for a path (a foreign Origin, a body too large, too slow
+/// or not JSON, a wrong method) use the same field, so the operation's type alone decides it.
+pub struct ErrorFields(HashMap<String, String>);
+
+impl ErrorFields {
+    /// Reads the fields from the OpenAPI document: the one property of each operation's 400 body.
+    pub fn from_openapi(doc: &str) -> ErrorFields {
+        let doc: Value = serde_json::from_str(doc).unwrap_or_default();
+        let schemas = &doc["components"]["schemas"];
+        let field_of = |op: &Value| -> Option<String> {
+            let content = op["responses"]["400"]["content"].as_object()?;
+            let reference = content.values().next()?["schema"]["$ref"].as_str()?;
+            let properties = schemas[reference.rsplit('/').next()?]["properties"].as_object()?;
+            let mut names = properties.keys();
+            match (names.next(), names.next()) {
+                (Some(name), None) => Some(name.clone()),
+                _ => None,
+            }
+        };
+        let paths = doc["paths"].as_object().into_iter().flatten();
+        let fields = paths.filter_map(|(path, operations)| {
+            let field = operations.as_object()?.values().find_map(field_of)?;
+            Some((path.clone(), field))
+        });
+        ErrorFields(fields.collect())
+    }
+
+    /// The field for a request path (with or without the `/api` it is mounted under); `message`
+    /// where no operation says otherwise.
+    fn of(&self, path: &str) -> &str {
+        let path = path.strip_prefix("/api").unwrap_or(path);
+        self.0.get(path).map_or("message", String::as_str)
     }
 }
 
@@ -162,17 +223,17 @@ fn json_error(status: StatusCode, field: &str, text: String) -> Response {
         .body(serde_json::json!({ field: text }).to_string())
 }
 
-fn generic_key(status: StatusCode) -> &'static str {
+fn generic_problem(status: StatusCode) -> Problem {
     match status {
-        StatusCode::UNSUPPORTED_MEDIA_TYPE => "errors.unsupportedMediaType",
-        StatusCode::PAYLOAD_TOO_LARGE => "errors.payloadTooLarge",
-        StatusCode::REQUEST_TIMEOUT => "errors.requestTimeout",
-        StatusCode::NOT_FOUND => "errors.notFound",
-        StatusCode::METHOD_NOT_ALLOWED => "errors.methodNotAllowed",
-        StatusCode::UNAUTHORIZED => "errors.unauthorized",
-        StatusCode::FORBIDDEN => "errors.forbiddenOrigin",
-        s if s.is_server_error() => "errors.internal",
-        _ => "errors.badRequest",
+        StatusCode::UNSUPPORTED_MEDIA_TYPE => Problem::UnsupportedMediaType,
+        StatusCode::PAYLOAD_TOO_LARGE => Problem::PayloadTooLarge,
+        StatusCode::REQUEST_TIMEOUT => Problem::RequestTimeout,
+        StatusCode::NOT_FOUND => Problem::NotFound,
+        StatusCode::METHOD_NOT_ALLOWED => Problem::MethodNotAllowed,
+        StatusCode::UNAUTHORIZED => Problem::Unauthorized,
+        StatusCode::FORBIDDEN => Problem::ForbiddenOrigin,
+        s if s.is_server_error() => Problem::Internal,
+        _ => Problem::BadRequest,
     }
 }
 
@@ -193,17 +254,22 @@ fn origin_allowed(req: &Request, public_origin: &str) -> bool {
 }
 
 /// Wraps the API: Origin check and body limit on POSTs, JSON for every failure, no caching.
-pub fn guard<E: Endpoint + 'static>(api: E, public_origin: String) -> impl Endpoint<Output = Response> {
-    let public_origin = Arc::new(public_origin);
+pub fn guard<E: Endpoint + 'static>(
+    api: E,
+    public_origin: String,
+    fields: ErrorFields,
+) -> impl Endpoint<Output = Response> {
+    let shared = Arc::new((public_origin, fields));
     api.around(move |ep, mut req| {
-        let public_origin = public_origin.clone();
+        let shared = shared.clone();
         async move {
+            let (public_origin, fields) = &*shared;
             let lang = Lang::of_request(&req);
-            let field = error_field(req.uri().path());
-            let fail = |status: StatusCode| json_error(status, field, t(lang, generic_key(status)));
+            let field = fields.of(req.uri().path());
+            let fail = |status: StatusCode| json_error(status, field, generic_problem(status).text(lang));
             let mut resp = 'answer: {
                 if req.method() == Method::POST {
-                    if !origin_allowed(&req, &public_origin) {
+                    if !origin_allowed(&req, public_origin) {
                         break 'answer fail(StatusCode::FORBIDDEN);
                     }
                     let declared = req

@@ -6,11 +6,13 @@ use crate::db::entities::{google_pending, member, oauth_state};
 use crate::domain::EmailAddress;
 use crate::i18n::{cookie, Lang};
 use crate::mail::Mail;
-use crate::rate_limit::CODE_ATTEMPTS_PER_CLIENT;
+use crate::rate_limit::Counter;
 use crate::secrets::{digest, random_token};
 use crate::settings::GoogleSettings;
 use crate::state::{client_key, AppState};
+use crate::texts::Problem;
 use crate::{invites, members, sessions};
+use anyhow::Context;
 use oauth2::basic::BasicClient;
 use oauth2::{
     AuthUrl, AuthorizationCode, ClientId, ClientSecret, CsrfToken, PkceCodeChallenge, PkceCodeVerifier, RedirectUrl,
@@ -20,7 +22,7 @@ use poem::Request;
 use poem_openapi::param::Query;
 use poem_openapi::payload::Json;
 use poem_openapi::{ApiResponse, Object, OpenApi};
-use sea_orm::{ActiveModelTrait, DbErr, EntityTrait, IntoActiveModel, Set, TransactionTrait};
+use sea_orm::{ActiveModelTrait, DatabaseTransaction, DbErr, EntityTrait, IntoActiveModel, Set, TransactionTrait};
 use std::sync::Arc;
 
 /// How long a sign-in may take at Google, and how long a new account has to enter its invitation.
@@ -218,7 +220,8 @@ impl GoogleApi {
             nonce_hash: Set(Some(digest(&nonce))),
         })
         .exec(&state.db)
-        .await?;
+        .await
+        .context("storing the sign-in state")?;
         let cookie = format!(
             "{NONCE_COOKIE}={nonce}; {}",
             cookie_attributes("/api/auth/google", STATE_SECONDS, state.secure_cookies())
@@ -234,22 +237,71 @@ impl GoogleApi {
         csrf: &str,
     ) -> anyhow::Result<Redirect> {
         let state = &self.0;
-        let now = state.now();
-        // The state is single-use: deleted as it is read.
-        let Some(saved) = oauth_state::Entity::find_by_id(digest(csrf)).one(&state.db).await? else {
+        let saved = self.take_state(req, csrf).await?;
+        let lang = Lang::from_tag(&saved.lang).unwrap_or(Lang::En);
+        let info = self.profile(google, code, saved.pkce_verifier).await?;
+
+        let mut member = members::by_google_sub(&state.db, &info.sub)
+            .await
+            .context("looking up the Google account's member")?;
+        if member.is_none() {
+            if let Some(email) = info.verified_email().and_then(|e| EmailAddress::parse(e).ok()) {
+                if let Some(found) = members::by_email(&state.db, &email)
+                    .await
+                    .context("looking up the address's member")?
+                {
+                    if !info.vouches_for(&email) {
+                        // Anyone can open a Google account on this address: the member proves
+                        // it is them with their password once, then the link is made.
+                        return self.await_password(&info, found.id, lang).await;
+                    }
+                    member = Some(
+                        link(state, found, &info.sub, lang)
+                            .await
+                            .context("linking the Google account")?,
+                    );
+                }
+            }
+        }
+        if let Some(member) = member {
+            let cookie = sessions::start(state, req, member.id)
+                .await
+                .context("starting the session")?;
+            return Ok(Redirect::Found(page(lang, "/MemberPage"), Some(cookie)));
+        }
+        let pending = store_pending(state, &info, None)
+            .await
+            .context("storing the pending Google account")?;
+        Ok(Redirect::Found(page(lang, &format!("/invite?token={pending}")), None))
+    }
+
+    /// The saved sign-in state `csrf` names, once (it is deleted as it is read), while it lasts
+    /// and only in the browser that started the sign-in.
+    async fn take_state(&self, req: &Request, csrf: &str) -> anyhow::Result<oauth_state::Model> {
+        let state = &self.0;
+        let Some(saved) = oauth_state::Entity::find_by_id(digest(csrf))
+            .one(&state.db)
+            .await
+            .context("reading the sign-in state")?
+        else {
             anyhow::bail!("unknown state");
         };
         oauth_state::Entity::delete_by_id(saved.state_hash.clone())
             .exec(&state.db)
-            .await?;
-        anyhow::ensure!(saved.expires_at > now, "expired state");
+            .await
+            .context("using the sign-in state")?;
+        anyhow::ensure!(saved.expires_at > state.now(), "expired state");
         let nonce = cookie(req, NONCE_COOKIE).map(|n| digest(&n));
         anyhow::ensure!(
             saved.nonce_hash.is_some() && saved.nonce_hash == nonce,
             "the sign-in came back to another browser than the one that started it"
         );
-        let lang = Lang::from_tag(&saved.lang).unwrap_or(Lang::En);
+        Ok(saved)
+    }
 
+    /// Trades the authorization code for a token and reads the account's profile with it.
+    async fn profile(&self, google: &GoogleSettings, code: &str, verifier: String) -> anyhow::Result<UserInfo> {
+        let state = &self.0;
         let client = BasicClient::new(ClientId::new(google.client_id.clone()))
             .set_client_secret(ClientSecret::new(google.client_secret.clone()))
             .set_auth_uri(AuthUrl::new(google.auth_url.clone())?)
@@ -257,11 +309,11 @@ impl GoogleApi {
             .set_redirect_uri(RedirectUrl::new(self.redirect_url())?);
         let token = client
             .exchange_code(AuthorizationCode::new(code.to_string()))
-            .set_pkce_verifier(PkceCodeVerifier::new(saved.pkce_verifier))
+            .set_pkce_verifier(PkceCodeVerifier::new(verifier))
             .request_async(&state.http)
             .await
             .map_err(|e| anyhow::anyhow!("token exchange: {e}"))?;
-        let info: UserInfo = state
+        Ok(state
             .http
             .get(&google.userinfo_url)
             .bearer_auth(token.access_token().secret())
@@ -269,54 +321,16 @@ impl GoogleApi {
             .await?
             .error_for_status()?
             .json()
-            .await?;
-
-        let mut member = members::by_google_sub(&state.db, &info.sub).await?;
-        if member.is_none() {
-            if let Some(email) = info.verified_email().and_then(|e| EmailAddress::parse(e).ok()) {
-                if let Some(found) = members::by_email(&state.db, &email).await? {
-                    if !info.vouches_for(&email) {
-                        // Anyone can open a Google account on this address: the member proves
-                        // it is them with their password once, then the link is made.
-                        return self.await_password(&info, found.id, lang).await;
-                    }
-                    member = Some(link(state, found, &info.sub, lang).await?);
-                }
-            }
-        }
-        if let Some(member) = member {
-            let cookie = sessions::start(state, req, member.id).await?;
-            return Ok(Redirect::Found(page(lang, "/MemberPage"), Some(cookie)));
-        }
-        let pending = random_token(state.settings.entropy.as_ref());
-        google_pending::Entity::insert(google_pending::ActiveModel {
-            token_hash: Set(digest(&pending)),
-            google_sub: Set(info.sub.clone()),
-            email: Set(info.verified_email().map(str::to_string)),
-            name: Set(info.name.clone()),
-            expires_at: Set(now + PENDING_SECONDS),
-            link_member_id: Set(None),
-        })
-        .exec(&state.db)
-        .await?;
-        Ok(Redirect::Found(page(lang, &format!("/invite?token={pending}")), None))
+            .await?)
     }
 
     /// Keeps the Google account waiting for member `member_id`'s password login, and sends the
     /// visitor to the login page with the cookie that login will present.
     async fn await_password(&self, info: &UserInfo, member_id: i32, lang: Lang) -> anyhow::Result<Redirect> {
         let state = &self.0;
-        let token = random_token(state.settings.entropy.as_ref());
-        google_pending::Entity::insert(google_pending::ActiveModel {
-            token_hash: Set(digest(&token)),
-            google_sub: Set(info.sub.clone()),
-            email: Set(info.verified_email().map(str::to_string)),
-            name: Set(info.name.clone()),
-            expires_at: Set(state.now() + PENDING_SECONDS),
-            link_member_id: Set(Some(member_id)),
-        })
-        .exec(&state.db)
-        .await?;
+        let token = store_pending(state, info, Some(member_id))
+            .await
+            .context("storing the pending link")?;
         tracing::info!(
             event = "google_link_pending",
             member_id,
@@ -340,72 +354,31 @@ impl GoogleApi {
         let state = &self.0;
         state
             .limiter
-            .hit(
-                &format!("code:client:{}", client_key(state, req)),
-                CODE_ATTEMPTS_PER_CLIENT,
-            )
-            .await??;
+            .hit(Counter::CodeAttemptsFromClient {
+                client: client_key(state, req),
+            })
+            .await
+            .context("counting the attempt against its limits")??;
         if body.invite_code.trim().is_empty() || body.invite_code.len() > 64 {
-            return Err(Failure::BadRequest("errors.inviteInvalid"));
+            return Err(Failure::BadRequest(Problem::InviteInvalid));
         }
         let now = state.now();
-        let Some(pending) = live_invitation_step(state, &body.token).await? else {
-            return Err(Failure::BadRequest("errors.inviteTokenInvalid"));
+        let Some(pending) = live_invitation_step(state, &body.token)
+            .await
+            .context("reading the pending Google account")?
+        else {
+            return Err(Failure::BadRequest(Problem::InviteTokenInvalid));
         };
 
-        let txn = state.db.begin().await?;
-        let outcome: Result<Result<i32, &'static str>, DbErr> = async {
-            if !invites::consume(&txn, &state.invite_key, now, &body.invite_code).await? {
-                return Ok(Err("errors.inviteInvalid"));
-            }
-            if google_pending::Entity::delete_by_id(pending.token_hash.clone())
-                .exec(&txn)
-                .await?
-                .rows_affected
-                != 1
-            {
-                return Ok(Err("errors.inviteTokenInvalid"));
-            }
-            if let Some(existing) = members::by_google_sub(&txn, &pending.google_sub).await? {
-                return Ok(Ok(existing.id));
-            }
-            let email = pending.email.as_deref().and_then(|e| EmailAddress::parse(e).ok());
-            let email = match email {
-                Some(e) if members::by_email(&txn, &e).await?.is_none() => Some(e),
-                _ => None,
-            };
-            let username = members::derive_username(&txn, pending.name.as_deref(), pending.email.as_deref()).await?;
-            let member = members::insert(
-                &txn,
-                now,
-                &username,
-                email.as_ref(),
-                None,
-                Some(pending.google_sub.clone()),
-            )
-            .await?;
-            Ok(Ok(member.id))
-        }
-        .await;
-        let member_id = match outcome {
-            Ok(Ok(id)) => {
-                txn.commit().await?;
-                id
-            }
-            Ok(Err(problem)) => {
-                txn.rollback().await?;
-                return Err(Failure::BadRequest(problem));
-            }
-            Err(err) => {
-                txn.rollback().await?;
-                return Err(err.into());
-            }
-        };
-        let member = crate::db::entities::member::Entity::find_by_id(member_id)
+        let member_id = join_with_invitation(state, pending, body.invite_code, now).await?;
+        let member = member::Entity::find_by_id(member_id)
             .one(&state.db)
-            .await?
+            .await
+            .context("reading the new member")?
             .ok_or_else(|| anyhow::anyhow!("member {member_id} vanished"))?;
-        let cookie = sessions::start(state, req, member.id).await?;
+        let cookie = sessions::start(state, req, member.id)
+            .await
+            .context("starting the session")?;
         tracing::info!(
             event = "member_joined_with_google",
             member_id = member.id,
@@ -421,6 +394,78 @@ impl GoogleApi {
             cookie,
         ))
     }
+}
+
+/// Uses the invitation and the pending Google account together, and returns the member: the
+/// one made from the Google profile, or the one that account already belongs to.
+async fn join_with_invitation(
+    state: &AppState,
+    pending: google_pending::Model,
+    invite_code: String,
+    now: i64,
+) -> Result<i32, Failure> {
+    let key = state.invite_key.clone();
+    let joined = state.db.transaction(move |txn| {
+        Box::pin(async move {
+            let invited = invites::consume(txn, &key, now, &invite_code).await;
+            if !invited.context("using the invitation")? {
+                return Err(Failure::BadRequest(Problem::InviteInvalid));
+            }
+            let taken = google_pending::Entity::delete_by_id(pending.token_hash.clone())
+                .exec(txn)
+                .await;
+            if taken.context("using the pending Google account")?.rows_affected != 1 {
+                return Err(Failure::BadRequest(Problem::InviteTokenInvalid));
+            }
+            let existing = members::by_google_sub(txn, &pending.google_sub).await;
+            if let Some(existing) = existing.context("looking for the Google account's member")? {
+                return Ok(existing.id);
+            }
+            new_google_member(txn, &pending, now)
+                .await
+                .context("making the member from the Google profile")
+                .map_err(Failure::from)
+        })
+    });
+    Ok(joined.await?)
+}
+
+/// A member made from a Google profile: its address when no member has it yet, and a free
+/// username derived from its name or address.
+async fn new_google_member(txn: &DatabaseTransaction, pending: &google_pending::Model, now: i64) -> Result<i32, DbErr> {
+    let email = pending.email.as_deref().and_then(|e| EmailAddress::parse(e).ok());
+    let email = match email {
+        Some(e) if members::by_email(txn, &e).await?.is_none() => Some(e),
+        _ => None,
+    };
+    let username = members::derive_username(txn, pending.name.as_deref(), pending.email.as_deref()).await?;
+    let member = members::insert(
+        txn,
+        now,
+        &username,
+        email.as_ref(),
+        None,
+        Some(pending.google_sub.clone()),
+    )
+    .await?;
+    Ok(member.id)
+}
+
+/// Keeps a Google account waiting for its invitation step (`link_member_id` None) or for the
+/// password login of member `link_member_id`; returns the token that names it.
+async fn store_pending(state: &AppState, info: &UserInfo, link_member_id: Option<i32>) -> Result<String, DbErr> {
+    let token = random_token(state.settings.entropy.as_ref());
+    google_pending::Entity::insert(google_pending::ActiveModel {
+        token_hash: Set(digest(&token)),
+        google_sub: Set(info.sub.clone()),
+        email: Set(info.verified_email().map(str::to_string)),
+        name: Set(info.name.clone()),
+        expires_at: Set(state.now() + PENDING_SECONDS),
+        link_member_id: Set(link_member_id),
+    })
+    .exec(&state.db)
+    .await?;
+    Ok(token)
 }
 
 /// The unexpired invitation step of `token` (not a pending link, which only a login completes).

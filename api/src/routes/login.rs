@@ -1,9 +1,13 @@
 //! `/api/denglu`: login status, login and logout.
 
 use super::errors::{ApiError, Failure};
+use crate::db::entities::member;
 use crate::i18n::Lang;
+use crate::rate_limit::{self, Counter};
 use crate::state::{client_key, AppState};
-use crate::{members, passwords, rate_limit, sessions};
+use crate::texts::Problem;
+use crate::{members, passwords, sessions};
+use anyhow::Context;
 use poem::Request;
 use poem_openapi::param::Query;
 use poem_openapi::payload::Json;
@@ -88,10 +92,12 @@ fn logout_requested_by_the_site(req: &Request) -> bool {
 impl LoginApi {
     async fn status_inner(&self, req: &Request, logout: bool) -> Result<StatusResponse, Failure> {
         let state = &self.0;
-        let current = sessions::current(&state.db, state.settings.clock.as_ref(), req, state.secure_cookies()).await?;
+        let current = sessions::current(&state.db, state.settings.clock.as_ref(), req, state.secure_cookies())
+            .await
+            .context("reading the session")?;
         if logout {
             if let Some(hash) = sessions::request_session_hash(req, state.secure_cookies()) {
-                sessions::delete(&state.db, &hash).await?;
+                sessions::delete(&state.db, &hash).await.context("ending the session")?;
             }
             return Ok(StatusResponse::Ok(
                 Json(LoginStatus {
@@ -113,10 +119,15 @@ impl LoginApi {
     async fn logout_all_inner(&self, req: &Request) -> Result<LogoutAllResponse, Failure> {
         let state = &self.0;
         let secure = state.secure_cookies();
-        let Some((_, member)) = sessions::current(&state.db, state.settings.clock.as_ref(), req, secure).await? else {
-            return Err(Failure::Unauthorized("errors.unauthorized"));
+        let Some((_, member)) = sessions::current(&state.db, state.settings.clock.as_ref(), req, secure)
+            .await
+            .context("reading the session")?
+        else {
+            return Err(Failure::Unauthorized(Problem::Unauthorized));
         };
-        sessions::delete_others(&state.db, member.id, None).await?;
+        sessions::delete_others(&state.db, member.id, None)
+            .await
+            .context("ending the member's sessions")?;
         tracing::info!(
             event = "logout_everywhere",
             member_id = member.id,
@@ -138,8 +149,13 @@ impl LoginApi {
         let client = client_key(state, req);
         // Logged as typed, at most 64 characters; never the password.
         let typed: String = body.username.chars().take(64).collect();
-        let checks = rate_limit::login_checks(&body.username, &client);
-        if let Err(wait) = state.limiter.hit_all(&checks).await? {
+        let checks = rate_limit::login_counters(&body.username, &client);
+        if let Err(wait) = state
+            .limiter
+            .hit_all(&checks)
+            .await
+            .context("counting the login against its limits")?
+        {
             tracing::warn!(
                 event = "login_limited",
                 username = typed.as_str(),
@@ -149,8 +165,39 @@ impl LoginApi {
             );
             return Err(wait.into());
         }
+        let Some(member) = self.check_password(body, &checks).await? else {
+            tracing::info!(
+                event = "login_failed",
+                username = typed.as_str(),
+                client = client.as_str(),
+                "login failed"
+            );
+            return Err(Failure::Unauthorized(Problem::LoginFailed));
+        };
+        tracing::info!(
+            event = "login_succeeded",
+            member_id = member.id,
+            username = member.username.as_str(),
+            client = client.as_str(),
+            "logged in"
+        );
+        let cookie = self.sign_in(req, &member, &checks).await?;
+        Ok(LoginResponse::Ok(
+            Json(LoginStatus {
+                logged_in: true,
+                username: Some(member.username),
+            }),
+            cookie,
+        ))
+    }
+
+    /// The member whose password this is, or None.
+    async fn check_password(&self, body: LoginRequest, checks: &[Counter]) -> Result<Option<member::Model>, Failure> {
+        let state = &self.0;
         let member = if body.username.len() <= 64 {
-            members::by_username(&state.db, body.username.trim()).await?
+            members::by_username(&state.db, body.username.trim())
+                .await
+                .context("looking up the member")?
         } else {
             None
         };
@@ -161,44 +208,41 @@ impl LoginApi {
             String::new()
         };
         let stored = member.as_ref().and_then(|m| m.password_hash.clone());
-        let valid = match passwords::verify(password, stored, state.settings.hash_wait).await {
-            Ok(valid) => valid,
+        match passwords::verify(password, stored, state.settings.hash_wait).await {
+            Ok(valid) => Ok(member.filter(|_| valid)),
             Err(busy) => {
                 // No password was checked, so nothing was tried.
-                state.limiter.refund(&checks).await?;
-                return Err(busy.into());
+                state
+                    .limiter
+                    .refund(checks)
+                    .await
+                    .context("giving back the login's count")?;
+                Err(busy.into())
             }
-        };
-        let member = match (valid, member) {
-            (true, Some(member)) => member,
-            _ => {
-                tracing::info!(
-                    event = "login_failed",
-                    username = typed.as_str(),
-                    client = client.as_str(),
-                    "login failed"
-                );
-                return Err(Failure::Unauthorized("errors.loginFailed"));
-            }
-        };
-        tracing::info!(
-            event = "login_succeeded",
-            member_id = member.id,
-            username = member.username.as_str(),
-            client = client.as_str(),
-            "logged in"
-        );
-        let [own, shared @ ..] = &checks;
-        state.limiter.reset(&own.0).await?;
-        state.limiter.refund(shared).await?;
-        super::google::complete_pending_link(state, req, &member).await?;
-        let cookie = sessions::start(state, req, member.id).await?;
-        Ok(LoginResponse::Ok(
-            Json(LoginStatus {
-                logged_in: true,
-                username: Some(member.username),
-            }),
-            cookie,
-        ))
+        }
+    }
+
+    /// After the right password: the client's failures are forgotten and the shared counts given
+    /// back, a waiting Google link is made, and a new session starts (its `Set-Cookie`).
+    async fn sign_in(&self, req: &Request, member: &member::Model, checks: &[Counter; 3]) -> Result<String, Failure> {
+        let state = &self.0;
+        let [own, shared @ ..] = checks;
+        state
+            .limiter
+            .reset(own)
+            .await
+            .context("clearing the client's failed logins")?;
+        state
+            .limiter
+            .refund(shared)
+            .await
+            .context("giving back the login's shared counts")?;
+        super::google::complete_pending_link(state, req, member)
+            .await
+            .context("completing a pending Google link")?;
+        let cookie = sessions::start(state, req, member.id)
+            .await
+            .context("starting the session")?;
+        Ok(cookie)
     }
 }

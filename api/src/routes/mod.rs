@@ -30,6 +30,7 @@ pub fn api(state: Arc<AppState>) -> impl Endpoint<Output = Response> {
     )
     .description("Invitation-only sign-up, login, password reset, Google sign-in, the blog feed and health checks.")
     .server("/api");
+    let fields = errors::ErrorFields::from_openapi(&service.spec());
     let spec = service.spec_endpoint();
     let docs = docs::docs_endpoint(service.swagger_ui_html());
     let public_origin = state.settings.public_url.origin().ascii_serialization();
@@ -37,5 +38,5 @@ pub fn api(state: Arc<AppState>) -> impl Endpoint<Output = Response> {
         .at("/openapi.json", spec)
         .at("/docs", docs)
         .nest("/", service);
-    errors::guard(routes.map_to_response(), public_origin)
+    errors::guard(routes.map_to_response(), public_origin, fields)
 }

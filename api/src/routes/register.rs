@@ -2,17 +2,19 @@
 
 use super::errors::{ApiError, Failure, FormError, MessageBody};
 use crate::codes;
-use crate::db::entities::email_code::REGISTER;
+use crate::db::entities::email_code::{self, Purpose};
 use crate::domain::{EmailAddress, EmailCode, Password, Username};
-use crate::i18n::{t, Lang};
+use crate::i18n::Lang;
 use crate::mail::Mail;
-use crate::rate_limit::{self, CODE_ATTEMPTS_PER_CLIENT};
+use crate::rate_limit::{self, Counter};
 use crate::state::{client_key, AppState};
+use crate::texts::{Notice, Problem};
 use crate::{invites, members, passwords};
+use anyhow::Context;
 use poem::Request;
 use poem_openapi::payload::Json;
 use poem_openapi::{ApiResponse, Object, OpenApi};
-use sea_orm::{DbErr, TransactionTrait};
+use sea_orm::{SqlErr, TransactionTrait};
 use std::sync::Arc;
 
 pub struct RegisterApi(pub Arc<AppState>);
@@ -83,11 +85,15 @@ impl RegisterApi {
         let username = Username::parse(body.username.trim()).map_err(Failure::BadRequest)?;
         state
             .limiter
-            .hit_all(&rate_limit::mail_checks(&email.key(), &client_key(state, req)))
-            .await??;
+            .hit_all(&rate_limit::mail_counters(&email.key(), &client_key(state, req)))
+            .await
+            .context("counting the mail against its limits")??;
         // An address that is already a member's gets a notice instead of a code: the answer to
         // the caller stays the same, and only the address's owner learns of the attempt.
-        let mail_result = match members::by_email(&state.db, &email).await? {
+        let mail_result = match members::by_email(&state.db, &email)
+            .await
+            .context("looking up the address's member")?
+        {
             Some(member) => {
                 state
                     .mailer
@@ -99,11 +105,12 @@ impl RegisterApi {
                     &state.db,
                     state.settings.clock.as_ref(),
                     state.settings.entropy.as_ref(),
-                    REGISTER,
+                    Purpose::Register,
                     &email.key(),
                     None,
                 )
-                .await?;
+                .await
+                .context("making the sign-up code")?;
                 state
                     .mailer
                     .send(
@@ -117,10 +124,10 @@ impl RegisterApi {
         };
         if let Err(err) = mail_result {
             tracing::error!("sending a sign-up mail failed: {err:#}");
-            return Err(Failure::Unavailable("errors.mailFailed"));
+            return Err(Failure::Unavailable(Problem::MailFailed));
         }
         Ok(SentResponse::Ok(Json(MessageBody {
-            message: t(lang, "messages.codeSent"),
+            message: Notice::CodeSent.text(lang),
         })))
     }
 
@@ -136,58 +143,33 @@ impl RegisterApi {
         let email = EmailAddress::parse(&body.email).map_err(Failure::BadRequest)?;
         let code = EmailCode::parse(&body.email_verification_code).map_err(Failure::BadRequest)?;
         if body.invitation_code.trim().is_empty() || body.invitation_code.len() > 64 {
-            return Err(Failure::BadRequest("errors.inviteInvalid"));
+            return Err(Failure::BadRequest(Problem::InviteInvalid));
         }
         state
             .limiter
-            .hit(
-                &format!("code:client:{}", client_key(state, req)),
-                CODE_ATTEMPTS_PER_CLIENT,
-            )
-            .await??;
+            .hit(Counter::CodeAttemptsFromClient {
+                client: client_key(state, req),
+            })
+            .await
+            .context("counting the attempt against its limits")??;
         let now = state.now();
-        let Some(live_code) = codes::check(&state.db, now, REGISTER, &email.key(), code.as_str(), |_| true).await?
+        let Some(live_code) = codes::check(&state.db, now, Purpose::Register, &email.key(), code.as_str(), |_| true)
+            .await
+            .context("checking the sign-up code")?
         else {
-            return Err(Failure::BadRequest("errors.codeInvalid"));
+            return Err(Failure::BadRequest(Problem::CodeInvalid));
         };
         let password_hash = passwords::hash(password.as_str().to_string(), state.settings.hash_wait).await?;
 
-        // The account, the invitation's use and the code's consumption commit together or not at all.
-        // The first statement writes, so SQLite takes its write lock at once instead of failing
-        // to upgrade a read snapshot that another writer made stale.
-        let txn = state.db.begin().await?;
-        let outcome: Result<Result<(), &'static str>, DbErr> = async {
-            if !invites::consume(&txn, &state.invite_key, now, &body.invitation_code).await? {
-                return Ok(Err("errors.inviteInvalid"));
-            }
-            if members::by_username(&txn, username.as_str()).await?.is_some() {
-                return Ok(Err("errors.usernameTaken"));
-            }
-            if members::by_email(&txn, &email).await?.is_some() {
-                return Ok(Err("errors.emailTaken"));
-            }
-            if !codes::consume(&txn, &live_code).await? {
-                return Ok(Err("errors.codeInvalid"));
-            }
-            members::insert(&txn, now, &username, Some(&email), Some(password_hash), None).await?;
-            Ok(Ok(()))
-        }
-        .await;
-        match outcome {
-            Ok(Ok(())) => txn.commit().await?,
-            Ok(Err(problem)) => {
-                txn.rollback().await?;
-                return Err(Failure::BadRequest(problem));
-            }
-            Err(err) => {
-                txn.rollback().await?;
-                // Two sign-ups racing for one name: the database's unique index decides.
-                if matches!(err.sql_err(), Some(sea_orm::SqlErr::UniqueConstraintViolation(_))) {
-                    return Err(Failure::BadRequest("errors.usernameTaken"));
-                }
-                return Err(err.into());
-            }
-        }
+        let sign_up = SignUp {
+            username: username.clone(),
+            email,
+            password_hash,
+            invitation_code: body.invitation_code,
+            code: live_code,
+            now,
+        };
+        create_member(state, sign_up).await?;
         tracing::info!(
             event = "member_registered",
             username = username.as_str(),
@@ -195,7 +177,64 @@ impl RegisterApi {
             "member registered with an invitation"
         );
         Ok(RegisterResponse::Ok(Json(MessageBody {
-            message: t(lang, "messages.registered"),
+            message: Notice::Registered.text(lang),
         })))
     }
+}
+
+/// What a sign-up writes once its code and password have passed.
+struct SignUp {
+    username: Username,
+    email: EmailAddress,
+    password_hash: String,
+    invitation_code: String,
+    code: email_code::Model,
+    now: i64,
+}
+
+/// The account, the invitation's use and the code's consumption commit together or not at all.
+/// The first statement writes, so SQLite takes its write lock at once instead of failing to
+/// upgrade a read snapshot that another writer made stale.
+async fn create_member(state: &AppState, sign_up: SignUp) -> Result<(), Failure> {
+    let key = state.invite_key.clone();
+    let SignUp {
+        username,
+        email,
+        password_hash,
+        invitation_code,
+        code,
+        now,
+    } = sign_up;
+    state
+        .db
+        .transaction(move |txn| {
+            Box::pin(async move {
+                let invited = invites::consume(txn, &key, now, &invitation_code).await;
+                if !invited.context("using the invitation")? {
+                    return Err(Failure::BadRequest(Problem::InviteInvalid));
+                }
+                let same_name = members::by_username(txn, username.as_str()).await;
+                if same_name.context("looking for the username")?.is_some() {
+                    return Err(Failure::BadRequest(Problem::UsernameTaken));
+                }
+                let same_email = members::by_email(txn, &email).await;
+                if same_email.context("looking for the email address")?.is_some() {
+                    return Err(Failure::BadRequest(Problem::EmailTaken));
+                }
+                if !codes::consume(txn, &code).await.context("using the email code")? {
+                    return Err(Failure::BadRequest(Problem::CodeInvalid));
+                }
+                let inserted = members::insert(txn, now, &username, Some(&email), Some(password_hash), None).await;
+                match inserted {
+                    Ok(_) => Ok(()),
+                    // Two sign-ups racing for one name: the database's unique index decides.
+                    Err(err) if matches!(err.sql_err(), Some(SqlErr::UniqueConstraintViolation(_))) => {
+                        Err(Failure::BadRequest(Problem::UsernameTaken))
+                    }
+                    Err(err) => Err(anyhow::Error::from(err).context("inserting the member").into()),
+                }
+            })
+        })
+        .await?;
+    Ok(())
 }

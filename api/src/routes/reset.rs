@@ -2,19 +2,25 @@
 
 use super::errors::{ApiError, Failure, MessageBody};
 use crate::codes;
-use crate::db::entities::{email_code, email_code::RESET, google_pending, member, reset_token};
+use crate::db::entities::email_code::{self, Purpose};
+use crate::db::entities::{google_pending, member, reset_token};
 use crate::domain::{EmailAddress, EmailCode, Password, Username};
-use crate::i18n::{t, Lang};
+use crate::i18n::Lang;
 use crate::mail::Mail;
-use crate::rate_limit::{self, CODE_ATTEMPTS_PER_CLIENT};
+use crate::rate_limit::{self, Counter};
 use crate::secrets::{digest, random_token};
 use crate::state::{client_key, AppState};
+use crate::texts::{Notice, Problem};
 use crate::{members, passwords, sessions};
+use anyhow::Context;
 use poem::Request;
 use poem_openapi::auth::Bearer;
 use poem_openapi::payload::Json;
 use poem_openapi::{ApiResponse, Object, OpenApi, SecurityScheme};
-use sea_orm::{ActiveModelTrait, ColumnTrait, EntityTrait, IntoActiveModel, QueryFilter, Set, TransactionTrait};
+use sea_orm::{
+    ActiveModelTrait, ColumnTrait, DatabaseTransaction, DbErr, EntityTrait, IntoActiveModel, QueryFilter, Set,
+    TransactionTrait,
+};
 use std::sync::Arc;
 
 pub const RESET_TOKEN_SECONDS: i64 = 15 * 60;
@@ -124,21 +130,24 @@ impl ResetApi {
         // Limits count every request, member or not, so a 429 says nothing about the account.
         state
             .limiter
-            .hit_all(&rate_limit::mail_checks(&email.key(), &client_key(&state, req)))
-            .await??;
+            .hit_all(&rate_limit::mail_counters(&email.key(), &client_key(&state, req)))
+            .await
+            .context("counting the mail against its limits")??;
         let member = members::by_username(&state.db, username.as_str())
-            .await?
+            .await
+            .context("looking up the member")?
             .filter(|m| m.email_key.as_deref() == Some(email.key().as_str()));
         if let Some(member) = member {
             let code = codes::issue(
                 &state.db,
                 state.settings.clock.as_ref(),
                 state.settings.entropy.as_ref(),
-                RESET,
+                Purpose::Reset,
                 &email.key(),
                 Some(member.id),
             )
-            .await?;
+            .await
+            .context("making the reset code")?;
             // Sent after answering, so the answer takes as long for members as for strangers.
             let to = member.email.clone().unwrap_or_default();
             tokio::spawn(async move {
@@ -152,7 +161,7 @@ impl ResetApi {
             });
         }
         Ok(SendCodeResponse::Ok(Json(MessageBody {
-            message: t(lang, "messages.resetCodeSent"),
+            message: Notice::ResetCodeSent.text(lang),
         })))
     }
 
@@ -167,23 +176,26 @@ impl ResetApi {
         let code = EmailCode::parse(&body.code).map_err(Failure::BadRequest)?;
         state
             .limiter
-            .hit(
-                &format!("code:client:{}", client_key(state, req)),
-                CODE_ATTEMPTS_PER_CLIENT,
-            )
-            .await??;
+            .hit(Counter::CodeAttemptsFromClient {
+                client: client_key(state, req),
+            })
+            .await
+            .context("counting the attempt against its limits")??;
         let now = state.now();
-        let member = members::by_username(&state.db, body.username.trim()).await?;
+        let member = members::by_username(&state.db, body.username.trim())
+            .await
+            .context("looking up the member")?;
         let member_id = member.as_ref().map(|m| m.id);
-        let live = codes::check(&state.db, now, RESET, &email.key(), code.as_str(), |c| {
+        let live = codes::check(&state.db, now, Purpose::Reset, &email.key(), code.as_str(), |c| {
             member_id.is_some() && c.member_id == member_id
         })
-        .await?;
+        .await
+        .context("checking the reset code")?;
         let Some(live) = live else {
-            return Err(Failure::BadRequest("errors.codeInvalid"));
+            return Err(Failure::BadRequest(Problem::CodeInvalid));
         };
-        if !codes::consume(&state.db, &live).await? {
-            return Err(Failure::BadRequest("errors.codeInvalid"));
+        if !codes::consume(&state.db, &live).await.context("using the reset code")? {
+            return Err(Failure::BadRequest(Problem::CodeInvalid));
         }
         let token = random_token(state.settings.entropy.as_ref());
         reset_token::Entity::insert(reset_token::ActiveModel {
@@ -192,9 +204,10 @@ impl ResetApi {
             expires_at: Set(now + RESET_TOKEN_SECONDS),
         })
         .exec(&state.db)
-        .await?;
+        .await
+        .context("storing the reset token")?;
         Ok(VerifyResponse::Ok(Json(VerifiedBody {
-            message: t(lang, "messages.codeVerified"),
+            message: Notice::CodeVerified.text(lang),
             token,
         })))
     }
@@ -208,48 +221,25 @@ impl ResetApi {
     ) -> Result<ResetResponse, Failure> {
         let state = self.0.clone();
         let now = state.now();
-        let found = reset_token::Entity::find_by_id(digest(token)).one(&state.db).await?;
+        let found = reset_token::Entity::find_by_id(digest(token))
+            .one(&state.db)
+            .await
+            .context("reading the reset token")?;
         let member = match &found {
-            Some(t) if t.expires_at > now => member::Entity::find_by_id(t.member_id).one(&state.db).await?,
+            Some(t) if t.expires_at > now => member::Entity::find_by_id(t.member_id)
+                .one(&state.db)
+                .await
+                .context("reading the token's member")?,
             _ => None,
         };
         let Some(member) = member.filter(|m| m.username_key == body.username.trim().to_ascii_lowercase()) else {
-            return Err(Failure::Unauthorized("errors.tokenInvalid"));
+            return Err(Failure::Unauthorized(Problem::TokenInvalid));
         };
         let password = Password::parse(&body.new_password).map_err(Failure::BadRequest)?;
         let hash = passwords::hash(password.as_str().to_string(), state.settings.hash_wait).await?;
 
-        let txn = state.db.begin().await?;
-        // Deleting the token first makes it single-use even when two resets race.
-        let deleted = reset_token::Entity::delete_by_id(digest(token)).exec(&txn).await?;
-        if deleted.rows_affected != 1 {
-            txn.rollback().await?;
-            return Err(Failure::Unauthorized("errors.tokenInvalid"));
-        }
-        let mut active = member.clone().into_active_model();
-        active.password_hash = Set(Some(hash));
-        // Whoever took over the account may have linked their Google account: a reset unlinks.
-        active.google_sub = Set(None);
-        active.update(&txn).await?;
-        google_pending::Entity::delete_many()
-            .filter(google_pending::Column::LinkMemberId.eq(member.id))
-            .exec(&txn)
-            .await?;
-        // Other codes and tokens of this member asked for meanwhile die with the old password.
-        reset_token::Entity::delete_many()
-            .filter(reset_token::Column::MemberId.eq(member.id))
-            .exec(&txn)
-            .await?;
-        email_code::Entity::delete_many()
-            .filter(email_code::Column::MemberId.eq(member.id))
-            .exec(&txn)
-            .await?;
-        let keep = sessions::current(&txn, state.settings.clock.as_ref(), req, state.secure_cookies())
-            .await?
-            .filter(|(_, m)| m.id == member.id)
-            .map(|(hash, _)| hash);
-        sessions::delete_others(&txn, member.id, keep.as_deref()).await?;
-        txn.commit().await?;
+        let session = sessions::request_session_hash(req, state.secure_cookies());
+        replace_password(&state, digest(token), &member, hash, session).await?;
         tracing::info!(
             event = "password_reset",
             member_id = member.id,
@@ -270,7 +260,68 @@ impl ResetApi {
             });
         }
         Ok(ResetResponse::Ok(Json(MessageBody {
-            message: t(lang, "messages.passwordReset"),
+            message: Notice::PasswordReset.text(lang),
         })))
     }
+}
+
+/// Uses the reset token and sets the new password; in the same transaction the member's Google
+/// links, other tokens, codes and sessions (all but `session`, the request's own) go.
+async fn replace_password(
+    state: &Arc<AppState>,
+    token_hash: String,
+    member: &member::Model,
+    password_hash: String,
+    session: Option<String>,
+) -> Result<(), Failure> {
+    let clock = state.settings.clock.clone();
+    let member = member.clone();
+    let replaced = state.db.transaction(move |txn| {
+        Box::pin(async move {
+            // Deleting the token first makes it single-use even when two resets race.
+            let deleted = reset_token::Entity::delete_by_id(token_hash).exec(txn).await;
+            if deleted.context("using the reset token")?.rows_affected != 1 {
+                return Err(Failure::Unauthorized(Problem::TokenInvalid));
+            }
+            let id = member.id;
+            let mut active = member.into_active_model();
+            active.password_hash = Set(Some(password_hash));
+            // Whoever took over the account may have linked their Google account: a reset unlinks.
+            active.google_sub = Set(None);
+            active.update(txn).await.context("storing the new password")?;
+            forget_member_secrets(txn, id)
+                .await
+                .context("removing the member's links, tokens and codes")?;
+            let keep = match session {
+                Some(hash) => sessions::live(txn, clock.as_ref(), hash)
+                    .await
+                    .context("reading the session")?,
+                None => None,
+            };
+            let keep = keep.filter(|(_, m)| m.id == id).map(|(hash, _)| hash);
+            sessions::delete_others(txn, id, keep.as_deref())
+                .await
+                .context("ending the other sessions")?;
+            Ok(())
+        })
+    });
+    Ok(replaced.await?)
+}
+
+/// What was asked for before the new password and dies with the old one: pending Google links,
+/// reset tokens and email codes.
+async fn forget_member_secrets(txn: &DatabaseTransaction, member_id: i32) -> Result<(), DbErr> {
+    google_pending::Entity::delete_many()
+        .filter(google_pending::Column::LinkMemberId.eq(member_id))
+        .exec(txn)
+        .await?;
+    reset_token::Entity::delete_many()
+        .filter(reset_token::Column::MemberId.eq(member_id))
+        .exec(txn)
+        .await?;
+    email_code::Entity::delete_many()
+        .filter(email_code::Column::MemberId.eq(member_id))
+        .exec(txn)
+        .await?;
+    Ok(())
 }
