@@ -1,8 +1,8 @@
 //! The API's own texts (errors, emails) in en, zh and ja, from locales/*/api.json.
 
-use crate::static_site::language::visitor_language;
 use poem::Request;
 use serde_json::Value;
+use site_contract::visitor_language;
 use std::sync::OnceLock;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

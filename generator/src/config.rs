@@ -132,16 +132,7 @@ impl SiteConfig {
     }
 }
 
-/// `/notes` in `zh` is `/zh/notes`; the home page `/` in `zh` is `/zh/`.
-pub fn localized_path(route: &str, lang: &str, default_language: &str) -> String {
-    if lang == default_language {
-        route.to_string()
-    } else if route == "/" {
-        format!("/{lang}/")
-    } else {
-        format!("/{lang}{route}")
-    }
-}
+pub use site_contract::localized_path;
 
 #[cfg(test)]
 mod tests {
