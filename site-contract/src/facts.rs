@@ -13,14 +13,15 @@ pub struct Language {
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
+// Fields in name order, the order `_site.json` has always had.
 pub struct SiteFacts {
-    pub languages: Vec<Language>,
     pub default_language: String,
+    #[serde(default)]
+    pub dev: bool,
+    pub languages: Vec<Language>,
     /// CSP hashes (`sha256-...`) of the inline head script.
     #[serde(default)]
     pub script_hashes: Vec<String>,
-    #[serde(default)]
-    pub dev: bool,
 }
 
 /// The name of the facts file in `dist/`.
