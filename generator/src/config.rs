@@ -1,5 +1,6 @@
 //! `site-config.yaml`: the owner's site-wide settings.
 
+use crate::layout::Frame;
 use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -23,6 +24,9 @@ pub struct SiteConfig {
     /// absent).
     #[serde(default)]
     pub og_image: Option<PreviewImage>,
+    /// Routes whose pages get another frame than the full one (`form`, `bare`).
+    #[serde(default)]
+    pub frames: BTreeMap<String, Frame>,
 }
 
 /// An image for link previews (`og:image`): a file of `static/` and its size in pixels.
@@ -120,6 +124,11 @@ impl SiteConfig {
             .iter()
             .find(|l| l.code == code)
             .expect("language codes come from the config")
+    }
+
+    /// The frame of the page at `route` (an English route such as `/login`).
+    pub fn frame(&self, route: &str) -> Frame {
+        self.frames.get(route).copied().unwrap_or_default()
     }
 
     pub fn language_codes(&self) -> impl Iterator<Item = &str> {

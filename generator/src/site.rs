@@ -233,6 +233,7 @@ fn prepare(options: &BuildOptions) -> Result<Prepared> {
     let mut site = Site::load(&options.root)?;
     let manifest = load_ui_manifest(&options.out, &mut site.warnings)?;
     check_page_islands(&site.pages, manifest.as_ref())?;
+    check_frames(&site)?;
     let island_calls = Arc::new(IslandCalls::default());
     let tera = load_templates(options, &site, island_calls.clone())?;
     // The search index comes before the pages: the search page's props name its hashed file.
@@ -330,6 +331,20 @@ fn check_page_islands(pages: &Pages, manifest: Option<&Manifest>) -> Result<()> 
                 )
             })
         })
+        .collect();
+    fail_on(errors)
+}
+
+/// A `frames` entry (site-config.yaml) must name a page: a misspelt route would leave the page it
+/// meant in the full frame without a word.
+fn check_frames(site: &Site) -> Result<()> {
+    let routes: HashSet<&str> = site.pages.built_routes().into_iter().collect();
+    let errors = site
+        .config
+        .frames
+        .keys()
+        .filter(|route| !routes.contains(route.as_str()))
+        .map(|route| format!("site-config.yaml: frames: `{route}` is not the route of a page"))
         .collect();
     fail_on(errors)
 }

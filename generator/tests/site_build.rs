@@ -438,3 +438,18 @@ fn a_pages_own_preview_image_replaces_the_sites_and_must_exist() {
         "{err}"
     );
 }
+
+#[test]
+fn a_frame_for_a_route_without_a_page_fails_the_build() {
+    let err = build_error(|root| {
+        let config = root.join("site-config.yaml");
+        let text = std::fs::read_to_string(&config)
+            .unwrap()
+            .replace("  /login: form\n", "  /logn: form\n");
+        std::fs::write(config, text).unwrap();
+    });
+    assert!(
+        err.contains("site-config.yaml: frames: `/logn` is not the route of a page"),
+        "{err}"
+    );
+}
