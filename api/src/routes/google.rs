@@ -248,7 +248,7 @@ impl GoogleApi {
             saved.nonce_hash.is_some() && saved.nonce_hash == nonce,
             "the sign-in came back to another browser than the one that started it"
         );
-        let lang = Lang::from_tag(&saved.lang).unwrap_or(Lang::En);
+        let lang = Lang::from_tag(&saved.lang).unwrap_or(Lang::DEFAULT);
 
         let client = BasicClient::new(ClientId::new(google.client_id.clone()))
             .set_client_secret(ClientSecret::new(google.client_secret.clone()))
