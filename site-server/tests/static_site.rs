@@ -461,6 +461,7 @@ async fn unknown_api_assets_locales_and_files_are_404_not_redirects() {
         "/locales/fr/translation.json",
         "/locales/zh/",
         "/images/missing.svg",
+        "/images/missing",
         "/favicon.ico",
         "/zh/assets/x.js",
         "/__dev/reload.js",
