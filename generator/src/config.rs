@@ -16,6 +16,9 @@ pub struct SiteConfig {
     pub sidebar: Vec<MenuItem>,
     #[serde(default)]
     pub collections: BTreeMap<String, Collection>,
+    /// Routes whose pages get another frame than the full one (`form`, `bare`).
+    #[serde(default)]
+    pub frames: BTreeMap<String, Frame>,
     pub feed_url: String,
     /// Route prefixes whose pages end with the "education, not investment advice" notice.
     #[serde(default)]
@@ -24,9 +27,6 @@ pub struct SiteConfig {
     /// absent).
     #[serde(default)]
     pub og_image: Option<PreviewImage>,
-    /// Routes whose pages get another frame than the full one (`form`, `bare`).
-    #[serde(default)]
-    pub frames: BTreeMap<String, Frame>,
 }
 
 /// An image for link previews (`og:image`): a file of `static/` and its size in pixels.
