@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Icon } from '../components/Icon';
 import { Modal } from '../components/Modal';
 import { announceUnderDevelopment, collapseSidebar } from '../components/siteActions';
-import { isLang, languageTag, localizedPath, DEFAULT_LANGUAGE, type Lang } from '../lib/languages';
+import { isLang, localizedPath, DEFAULT_LANGUAGE, type Lang } from '../lib/languages';
 import { setActiveTopBarButton, setSelectedLanguage, useDarkMode } from '../lib/preferences';
 import { activeSection, TOP_BAR_SECTIONS } from '../lib/sections';
 import { logout, refreshLoginStatus, useLoggedIn } from '../lib/session';
@@ -100,7 +100,7 @@ export default function TopBar({ route, lang: langProp, languages }: TopBarProps
           <a
             className={`lang-link${l.code === lang ? ' is-active' : ''}`}
             href={l.href}
-            hrefLang={languageTag(l.code)}
+            hrefLang={l.code === 'zh' ? 'zh-Hant' : l.code}
             aria-current={l.code === lang ? 'true' : undefined}
             onClick={() => chooseLanguage(l.code)}
           >
