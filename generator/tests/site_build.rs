@@ -242,7 +242,9 @@ async fn a_fourth_language_needs_only_config_locales_and_content() {
     site_with_a_fourth_language(root.path());
     let out = tempfile::tempdir().unwrap();
     let report = build(&options(root.path(), out.path())).unwrap();
-    assert_eq!(report.pages, 4 * 11, "11 routes in 4 languages");
+    let three = tempfile::tempdir().unwrap();
+    let routes = build(&options(&fixture(), three.path())).unwrap().pages / 3;
+    assert_eq!(report.pages, 4 * routes, "every route in each of 4 languages");
     assert!(
         report.summary().contains("in 4 languages (en, zh, ja, ko)"),
         "{}",
