@@ -3,10 +3,11 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useIsland } from '../components/IslandRoot';
-import { languageTag } from '../lib/languages';
 import { fetchFeed, formatDate, preloadImages, safeLink, type BlogPost } from '../blog/feed';
 import { RECENT_COUNT, pageOf } from '../blog/paging';
 import { DEFAULT_THUMBNAIL, shownThumbnail } from '../blog/thumbnail';
+
+const HTML_LANG: Record<string, string> = { en: 'en', zh: 'zh-Hant', ja: 'ja' };
 
 function PostTitle({ post, note }: { post: BlogPost; note: string }) {
   const href = safeLink(post.link);
@@ -57,7 +58,7 @@ function PostCard({ post, locale, note, byLine }: { post: BlogPost; locale: stri
 export default function BlogList({ feedUrl = '/api/feed' }: { feedUrl?: string }) {
   const { t } = useTranslation();
   const { lang } = useIsland();
-  const locale = languageTag(lang);
+  const locale = HTML_LANG[lang] ?? 'en';
   // Loading on the server too: the prerendered page says so, and hydration agrees.
   const [loading, setLoading] = useState(true);
   const [posts, setPosts] = useState<BlogPost[]>([]);
