@@ -5,6 +5,7 @@ import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeLanguagesModule } from './languages-module.mjs';
 
 const uiDir = path.dirname(fileURLToPath(import.meta.url));
 const repoDir = path.dirname(uiDir);
@@ -173,6 +174,8 @@ async function removeStale(keep) {
 }
 
 async function main() {
+  // Before bundling: the bundles import the languages site-config.yaml lists.
+  if (await writeLanguagesModule()) console.log('ui: src/lib/site-languages.generated.ts rewritten from site-config.yaml');
   const islands = await findIslands();
   await mkdir(assetsDir, { recursive: true });
   const [client, styles, headScript] = await Promise.all([buildClient(islands), buildCss(), buildHeadScript()]);

@@ -1,59 +1,67 @@
-//! The API's own texts (errors, emails) in en, zh and ja, from locales/*/api.json.
+//! The API's own texts (errors, emails) in the site's languages, from locales/*/api.json.
 
-use crate::static_site::language::visitor_language;
 use poem::Request;
 use serde_json::Value;
+use site_contract::visitor_language;
 use std::sync::OnceLock;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Lang {
-    En,
-    Zh,
-    Ja,
+/// One of site-config.yaml's languages, compiled in by build.rs with its messages.
+pub(crate) struct LanguageEntry {
+    code: &'static str,
+    tag: &'static str,
+    page_prefix: &'static str,
+    catalog: &'static str,
+}
+
+include!(concat!(env!("OUT_DIR"), "/languages.rs"));
+
+/// A language of the site, by its place in site-config.yaml's list.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Lang(usize);
+
+impl std::fmt::Debug for Lang {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Lang({})", self.code())
+    }
 }
 
 impl Lang {
-    pub fn code(self) -> &'static str {
-        match self {
-            Lang::En => "en",
-            Lang::Zh => "zh",
-            Lang::Ja => "ja",
-        }
+    /// site-config.yaml's `default_language`.
+    pub const DEFAULT: Lang = Lang(DEFAULT_LANGUAGE);
+
+    /// Every language of the site, in the config's order.
+    pub fn all() -> impl Iterator<Item = Lang> {
+        (0..LANGUAGES.len()).map(Lang)
     }
 
-    /// The BCP 47 tag (Chinese here is Traditional).
+    fn entry(self) -> &'static LanguageEntry {
+        &LANGUAGES[self.0]
+    }
+
+    pub fn code(self) -> &'static str {
+        self.entry().code
+    }
+
+    /// The BCP 47 tag (`zh-Hant`: Chinese here is Traditional).
     pub fn tag(self) -> &'static str {
-        match self {
-            Lang::En => "en",
-            Lang::Zh => "zh-Hant",
-            Lang::Ja => "ja",
-        }
+        self.entry().tag
     }
 
     /// Reads a language tag or code: `zh`, `zh-Hant`, `zh-TW`, `ja-JP`, `en-GB`.
     pub fn from_tag(tag: &str) -> Option<Lang> {
-        let primary = tag.trim().split(['-', '_']).next()?.to_ascii_lowercase();
-        match primary.as_str() {
-            "en" => Some(Lang::En),
-            "zh" => Some(Lang::Zh),
-            "ja" => Some(Lang::Ja),
-            _ => None,
-        }
+        let primary = tag.trim().split(['-', '_']).next()?;
+        Lang::all().find(|l| l.code().eq_ignore_ascii_case(primary))
     }
 
-    /// The path prefix of pages in this language (English pages have none).
+    /// The path prefix of pages in this language (the default language's pages have none).
     pub fn page_prefix(self) -> &'static str {
-        match self {
-            Lang::En => "",
-            Lang::Zh => "/zh",
-            Lang::Ja => "/ja",
-        }
+        self.entry().page_prefix
     }
 
     /// The language of a request: the `selectedLanguage` cookie, else Accept-Language, else
-    /// English — the rule the pages follow too.
+    /// the default language — the rule the pages follow too.
     pub fn of_request(req: &Request) -> Lang {
-        visitor_language(req.headers(), Lang::from_tag).unwrap_or(Lang::En)
+        visitor_language(req.headers(), Lang::from_tag).unwrap_or(Lang::DEFAULT)
     }
 
     /// The body's `preferredLanguage` when it names one we have, else the request's language.
@@ -76,20 +84,14 @@ pub fn cookie(req: &Request, name: &str) -> Option<String> {
         })
 }
 
-const SOURCES: [(Lang, &str); 3] = [
-    (Lang::En, include_str!("../../locales/en/api.json")),
-    (Lang::Zh, include_str!("../../locales/zh/api.json")),
-    (Lang::Ja, include_str!("../../locales/ja/api.json")),
-];
-
 fn catalog() -> &'static [(Lang, Value)] {
     static CATALOG: OnceLock<Vec<(Lang, Value)>> = OnceLock::new();
     CATALOG.get_or_init(|| {
-        SOURCES
-            .iter()
-            .map(|(lang, text)| {
+        Lang::all()
+            .map(|lang| {
+                let text = lang.entry().catalog;
                 (
-                    *lang,
+                    lang,
                     serde_json::from_str(text).expect("locales/*/api.json is valid JSON"),
                 )
             })
@@ -102,10 +104,11 @@ fn lookup(lang: Lang, key: &str) -> Option<&'static str> {
     key.split('.').try_fold(root, |node, part| node.get(part))?.as_str()
 }
 
-/// The text for `key` ("errors.loginFailed") in `lang`, falling back to English, then to the key.
+/// The text for `key` ("errors.loginFailed") in `lang`, falling back to the default language,
+/// then to the key.
 pub fn t(lang: Lang, key: &str) -> String {
     lookup(lang, key)
-        .or_else(|| lookup(Lang::En, key))
+        .or_else(|| lookup(Lang::DEFAULT, key))
         .unwrap_or(key)
         .to_string()
 }
@@ -157,9 +160,27 @@ mod tests {
             headers.insert(poem::http::header::ACCEPT_LANGUAGE, header.parse().unwrap());
             visitor_language(&headers, Lang::from_tag)
         };
-        assert_eq!(from_accept_language("fr, ja;q=0.5, zh-TW;q=0.8"), Some(Lang::Zh));
-        assert_eq!(from_accept_language("ja-JP,en;q=0.9"), Some(Lang::Ja));
-        assert_eq!(from_accept_language("fr"), None);
-        assert_eq!(from_accept_language("zh;q=0, en"), Some(Lang::En));
+        let code = |header: &str| from_accept_language(header).map(Lang::code);
+        assert_eq!(code("fr, ja;q=0.5, zh-TW;q=0.8"), Some("zh"));
+        assert_eq!(code("ja-JP,en;q=0.9"), Some("ja"));
+        assert_eq!(code("fr"), None);
+        assert_eq!(code("zh;q=0, en"), Some("en"));
+    }
+
+    #[test]
+    fn the_languages_are_site_config_yamls() {
+        let config: serde_yaml::Value =
+            serde_yaml::from_str(include_str!("../../site-config.yaml")).expect("site-config.yaml");
+        let codes: Vec<&str> = config["languages"]
+            .as_sequence()
+            .unwrap()
+            .iter()
+            .map(|l| l["code"].as_str().unwrap())
+            .collect();
+        assert_eq!(Lang::all().map(Lang::code).collect::<Vec<_>>(), codes);
+        assert_eq!(Lang::DEFAULT.code(), config["default_language"].as_str().unwrap());
+        assert_eq!(Lang::from_tag("zh-TW").map(Lang::tag), Some("zh-Hant"));
+        assert_eq!(Lang::from_tag("ja").map(Lang::page_prefix), Some("/ja"));
+        assert_eq!(Lang::DEFAULT.page_prefix(), "");
     }
 }

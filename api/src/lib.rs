@@ -1,4 +1,5 @@
-//! The membership API and the server of the prerendered site.
+//! The membership API: sign-up, login, reset, invitations, Google sign-in, the blog feed.
+//! The site's files and the HTTP listener are the `site-server` crate; `startup` joins the two.
 
 pub mod cli;
 pub mod client_ip;
@@ -6,6 +7,7 @@ pub mod clock;
 pub mod codes;
 pub mod db;
 pub mod domain;
+pub mod feed;
 pub mod i18n;
 pub mod invites;
 pub mod logging;
@@ -15,10 +17,8 @@ pub mod passwords;
 pub mod rate_limit;
 pub mod routes;
 pub mod secrets;
-pub mod server;
 pub mod sessions;
 pub mod settings;
 pub mod startup;
 pub mod state;
-pub mod static_site;
 pub mod texts;

@@ -12,15 +12,15 @@ async fn main() -> anyhow::Result<()> {
             let state = api::startup::build_state(settings).await?;
             api::startup::sweep_hourly(state.clone());
             let app = api::startup::build_app_with_state(state)?;
-            let listener = api::server::bind(args.listen_addr()).await?;
+            let listener = site_server::server::bind(args.listen_addr()).await?;
             tracing::info!("serving on http://{}", listener.local_addr()?);
             // `make dev`'s live-reload streams never end: no point waiting for them.
             let grace = if args.dev {
                 Duration::ZERO
             } else {
-                api::server::SHUTDOWN_GRACE
+                site_server::server::SHUTDOWN_GRACE
             };
-            api::server::serve(listener, app, api::server::shutdown_signal(), grace).await?;
+            site_server::server::serve(listener, app, site_server::server::shutdown_signal(), grace).await?;
             tracing::info!("stopped");
         }
         Command::Invite { command, storage } => api::cli::invite(&command, &storage, &mut std::io::stdout()).await?,

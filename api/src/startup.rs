@@ -1,12 +1,12 @@
 //! Builds the app from its settings.
 
+use crate::feed::FeedCache;
 use crate::mail::Mailer;
 use crate::rate_limit::RateLimiter;
-use crate::routes::feed::FeedCache;
 use crate::state::AppState;
-use crate::static_site::{site_endpoint, SiteOptions};
 use poem::endpoint::BoxEndpoint;
 use poem::{EndpointExt, Response};
+use site_server::static_site::{site_endpoint, SiteOptions};
 use std::sync::Arc;
 use std::time::Duration;
 

@@ -1,9 +1,9 @@
 //! What every handler shares.
 
 use crate::client_ip;
+use crate::feed::FeedCache;
 use crate::mail::Mailer;
 use crate::rate_limit::RateLimiter;
-use crate::routes::feed::FeedCache;
 use crate::settings::Settings;
 use poem::Request;
 use sea_orm::DatabaseConnection;

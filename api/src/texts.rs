@@ -153,11 +153,11 @@ mod tests {
     #[test]
     fn variants_read_their_own_text() {
         assert_eq!(
-            Problem::LoginFailed.text(Lang::En),
+            Problem::LoginFailed.text(Lang::DEFAULT),
             "Login failed, please check username and password"
         );
         assert_eq!(
-            Notice::Registered.text(Lang::En),
+            Notice::Registered.text(Lang::DEFAULT),
             "Registration successful. You can now log in."
         );
         // A key of its own for every variant: two variants never share a text by mistake.

@@ -1,5 +1,6 @@
 //! `site-config.yaml`: the owner's site-wide settings.
 
+use crate::layout::Frame;
 use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -15,6 +16,9 @@ pub struct SiteConfig {
     pub sidebar: Vec<MenuItem>,
     #[serde(default)]
     pub collections: BTreeMap<String, Collection>,
+    /// Routes whose pages get another frame than the full one (`form`, `bare`).
+    #[serde(default)]
+    pub frames: BTreeMap<String, Frame>,
     pub feed_url: String,
     /// Route prefixes whose pages end with the "education, not investment advice" notice.
     #[serde(default)]
@@ -134,6 +138,11 @@ impl SiteConfig {
             .expect("language codes come from the config")
     }
 
+    /// The frame of the page at `route` (an English route such as `/login`).
+    pub fn frame(&self, route: &str) -> Frame {
+        self.frames.get(route).copied().unwrap_or_default()
+    }
+
     pub fn language_codes(&self) -> impl Iterator<Item = &str> {
         self.languages.iter().map(|l| l.code.as_str())
     }
@@ -144,16 +153,7 @@ impl SiteConfig {
     }
 }
 
-/// `/notes` in `zh` is `/zh/notes`; the home page `/` in `zh` is `/zh/`.
-pub fn localized_path(route: &str, lang: &str, default_language: &str) -> String {
-    if lang == default_language {
-        route.to_string()
-    } else if route == "/" {
-        format!("/{lang}/")
-    } else {
-        format!("/{lang}{route}")
-    }
-}
+pub use site_contract::localized_path;
 
 #[cfg(test)]
 mod tests {

@@ -1,24 +1,20 @@
-//! Which parts of the page frame each route shows, and the breadcrumb trail. The app's legal
-//! pages show their text alone, the member forms drop the sidebar and page header, and every
-//! page but home has a breadcrumb.
+//! Which parts of the page frame each page shows, and the breadcrumb trail. Which frame a route
+//! gets is site-config.yaml's `frames`; every page but home has a breadcrumb.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-/// The Climbers Deal app's legal and support pages: a bare frame.
-pub const LEGAL_ROUTES: &[&str] = &[
-    "/climbers-deal-privacy",
-    "/climbers-deal-terms",
-    "/climbers-deal-support",
-];
-/// The member forms: no sidebar and no page header.
-pub const MEMBER_ROUTES: &[&str] = &[
-    "/login",
-    "/register",
-    "/MemberPage",
-    "/invite",
-    "/verifycode",
-    "/reset-password",
-];
+/// The frame around a page's content.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Frame {
+    /// Top bar, sidebar, page header and footer.
+    #[default]
+    Full,
+    /// The member forms: no sidebar and no page header.
+    Form,
+    /// The app's legal and support pages: the text alone, no scripts.
+    Bare,
+}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct VisibleParts {
@@ -29,14 +25,14 @@ pub struct VisibleParts {
     pub breadcrumb: bool,
 }
 
-pub fn visible_parts(route: &str) -> VisibleParts {
-    let legal = LEGAL_ROUTES.contains(&route);
-    let member = MEMBER_ROUTES.contains(&route);
+pub fn visible_parts(route: &str, frame: Frame) -> VisibleParts {
+    let bare = frame == Frame::Bare;
+    let full = frame == Frame::Full;
     VisibleParts {
-        top_bar: !legal,
-        sidebar: !(legal || member),
-        page_header: !(legal || member),
-        footer: !legal,
+        top_bar: !bare,
+        sidebar: full,
+        page_header: full,
+        footer: !bare,
         breadcrumb: route != "/",
     }
 }
@@ -96,24 +92,22 @@ mod tests {
     use super::*;
 
     #[test]
-    fn legal_pages_hide_everything_but_content() {
-        let p = visible_parts("/climbers-deal-terms");
+    fn bare_pages_hide_everything_but_content() {
+        let p = visible_parts("/climbers-deal-terms", Frame::Bare);
         assert!(!p.top_bar && !p.sidebar && !p.page_header && !p.footer && p.breadcrumb);
     }
 
     #[test]
-    fn member_pages_keep_top_bar_and_footer() {
-        for route in MEMBER_ROUTES {
-            let p = visible_parts(route);
-            assert!(p.top_bar && p.footer && !p.sidebar && !p.page_header, "{route}");
-        }
+    fn form_pages_keep_top_bar_and_footer() {
+        let p = visible_parts("/login", Frame::Form);
+        assert!(p.top_bar && p.footer && !p.sidebar && !p.page_header);
     }
 
     #[test]
-    fn articles_show_everything_and_home_has_no_breadcrumb() {
-        let p = visible_parts("/valuation-models/dcf");
+    fn full_pages_show_everything_and_home_has_no_breadcrumb() {
+        let p = visible_parts("/valuation-models/dcf", Frame::Full);
         assert!(p.top_bar && p.sidebar && p.page_header && p.footer && p.breadcrumb);
-        assert!(!visible_parts("/").breadcrumb);
+        assert!(!visible_parts("/", Frame::Full).breadcrumb);
     }
 
     #[test]

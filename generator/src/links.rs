@@ -1,6 +1,5 @@
 //! The build fails on an internal link to a page, heading or image that does not exist.
 
-use crate::markdown::FILE_PREFIXES;
 use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
 
@@ -22,7 +21,7 @@ impl LinkTargets<'_> {
                 )
             });
         }
-        if FILE_PREFIXES.iter().any(|p| url.starts_with(p)) {
+        if site_contract::is_file_path(url) {
             return None;
         }
         let (path, anchor) = match url.split_once('#') {

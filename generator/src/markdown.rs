@@ -12,8 +12,6 @@ use syntect::util::LinesWithEndings;
 mod math;
 mod tables;
 
-/// Paths that are files, not pages: never language-prefixed.
-pub const FILE_PREFIXES: &[&str] = &["/images/", "/assets/", "/api/", "/locales/"];
 pub const CODE_CLASS_STYLE: ClassStyle = ClassStyle::SpacedPrefixed { prefix: "hl-" };
 
 pub struct RenderOptions<'a> {
@@ -129,7 +127,7 @@ pub fn syntax_stylesheet(dark: bool) -> Result<String, syntect::Error> {
 
 /// Points an internal link at the page's language: `/notes` becomes `/zh/notes` on a Chinese page.
 pub fn localize_link(url: &str, lang: &str, default_language: &str) -> Option<String> {
-    if !url.starts_with('/') || url.starts_with("//") || FILE_PREFIXES.iter().any(|p| url.starts_with(p)) {
+    if !url.starts_with('/') || url.starts_with("//") || site_contract::is_file_path(url) {
         return None;
     }
     let (path, rest) = match url.find(['#', '?']) {

@@ -20,6 +20,7 @@ use crate::translations::{self, Translation};
 use crate::views::{PageView, ViewContext};
 use anyhow::{anyhow, bail, Context, Result};
 use rayon::prelude::*;
+use site_contract::{SiteFacts, SITE_FACTS_FILE};
 use std::collections::{BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -83,15 +84,7 @@ impl BuildReport {
     }
 }
 
-/// Where a page of `url` lives below `dist/`: `/zh/notes` is `zh/notes/index.html`.
-pub fn page_file(url: &str) -> PathBuf {
-    let trimmed = url.trim_matches('/');
-    if trimmed.is_empty() {
-        PathBuf::from("index.html")
-    } else {
-        PathBuf::from(trimmed).join("index.html")
-    }
-}
+pub use site_contract::page_file;
 
 /// What `site check` found: the pages a build would write, and the warnings.
 #[derive(Debug)]
@@ -249,6 +242,7 @@ fn prepare(options: &BuildOptions) -> Result<Prepared> {
     let mut site = Site::load(&options.root)?;
     let manifest = load_ui_manifest(&options.out, &mut site.warnings)?;
     check_page_islands(&site.pages, manifest.as_ref())?;
+    check_frames(&site)?;
     let island_calls = Arc::new(IslandCalls::default());
     let tera = load_templates(options, &site, island_calls.clone())?;
     // The search index comes before the pages: the search page's props name its hashed file.
@@ -351,6 +345,20 @@ fn check_page_islands(pages: &Pages, manifest: Option<&Manifest>) -> Result<()> 
     fail_on(errors)
 }
 
+/// A `frames` entry (site-config.yaml) must name a page: a misspelt route would leave the page it
+/// meant in the full frame without a word.
+fn check_frames(site: &Site) -> Result<()> {
+    let routes: HashSet<&str> = site.pages.built_routes().into_iter().collect();
+    let errors = site
+        .config
+        .frames
+        .keys()
+        .filter(|route| !routes.contains(route.as_str()))
+        .map(|route| format!("site-config.yaml: frames: `{route}` is not the route of a page"))
+        .collect();
+    fail_on(errors)
+}
+
 /// The templates, after checking that every front matter `template:` names one of them.
 fn load_templates(options: &BuildOptions, site: &Site, island_calls: Arc<IslandCalls>) -> Result<tera::Tera> {
     let tera = templates::load(
@@ -413,7 +421,7 @@ fn page_jobs(site: &Site, views: &ViewContext) -> Vec<PageJob> {
             for lang in &site.languages {
                 let view = views.not_found(name, key, lang);
                 jobs.push(PageJob {
-                    file: page_file(&view.url).with_file_name("404.html"),
+                    file: site_contract::not_found_file(&view.url),
                     template: "not_found.html".into(),
                     view,
                 });
@@ -589,12 +597,19 @@ fn write_locale_files(out: &mut Written, locales: &Locales) -> Result<()> {
 /// the server: languages, default language, the head script's CSP hash, dev mode).
 fn write_site_files(out: &mut Written, site: &Site, manifest: Option<&Manifest>, dev: bool) -> Result<()> {
     let config = &site.config;
-    let site_facts = serde_json::json!({
-        "languages": config.languages.iter().map(|l| serde_json::json!({"code": l.code, "tag": l.tag})).collect::<Vec<_>>(),
-        "default_language": config.default_language,
-        "script_hashes": manifest.and_then(Manifest::head_script_hash).into_iter().collect::<Vec<_>>(),
-        "dev": dev,
-    });
+    let site_facts = SiteFacts {
+        languages: config
+            .languages
+            .iter()
+            .map(|l| site_contract::Language {
+                code: l.code.clone(),
+                tag: l.tag.clone(),
+            })
+            .collect(),
+        default_language: config.default_language.clone(),
+        script_hashes: manifest.and_then(Manifest::head_script_hash).into_iter().collect(),
+        dev,
+    };
     for (name, bytes) in [
         (
             SYNTAX_LIGHT_CSS,
@@ -606,7 +621,7 @@ fn write_site_files(out: &mut Written, site: &Site, manifest: Option<&Manifest>,
             sitemap::sitemap(config, &site.pages.built_routes()).into_bytes(),
         ),
         ("robots.txt", sitemap::robots(config).into_bytes()),
-        ("_site.json", serde_json::to_vec_pretty(&site_facts)?),
+        (SITE_FACTS_FILE, serde_json::to_vec_pretty(&site_facts)?),
     ] {
         out.write(PathBuf::from(name), &bytes)?;
     }
@@ -629,19 +644,4 @@ fn remove_stale_files(out: &Written) -> Result<()> {
                 .is_some_and(|n| n.starts_with("search-index-"))
     })?;
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn pages_live_in_index_files() {
-        assert_eq!(page_file("/"), PathBuf::from("index.html"));
-        assert_eq!(page_file("/zh/"), PathBuf::from("zh/index.html"));
-        assert_eq!(
-            page_file("/ja/notes/liquidity-risk"),
-            PathBuf::from("ja/notes/liquidity-risk/index.html")
-        );
-    }
 }

@@ -4,7 +4,7 @@
 use crate::config::{PreviewImage, SiteConfig};
 use crate::content::PageKind;
 use crate::date::PageDate;
-use crate::layout::{self, Crumb, VisibleParts, LEGAL_ROUTES, MEMBER_ROUTES};
+use crate::layout::{self, Crumb, Frame, VisibleParts};
 use crate::locales::Locales;
 use crate::pages::{Page, Pages, ViewKind};
 use crate::reading::{self, ContentsEntry};
@@ -156,15 +156,13 @@ fn menu_current(link: &str, route: &str) -> Option<&'static str> {
     }
 }
 
-fn body_class(route: &str, kind: ViewKind) -> String {
-    let mut classes = vec![format!("page-{}", kind.name())];
-    if LEGAL_ROUTES.contains(&route) {
-        classes.push("legal".into());
+fn body_class(kind: ViewKind, frame: Frame) -> String {
+    let page = format!("page-{}", kind.name());
+    match frame {
+        Frame::Full => page,
+        Frame::Form => format!("{page} member"),
+        Frame::Bare => format!("{page} legal"),
     }
-    if MEMBER_ROUTES.contains(&route) {
-        classes.push("member".into());
-    }
-    classes.join(" ")
 }
 
 impl ViewContext<'_> {
@@ -284,8 +282,8 @@ impl ViewContext<'_> {
             all_tags: Vec::new(),
             noindex: false,
             not_advice: false,
-            parts: layout::visible_parts(route),
-            body_class: body_class(route, kind),
+            parts: layout::visible_parts(route, self.config.frame(route)),
+            body_class: body_class(kind, self.config.frame(route)),
             breadcrumb: self.crumbs(route, lang, title),
             island: None,
             topbar: self.topbar_props(route, lang),

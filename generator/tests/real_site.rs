@@ -5,10 +5,25 @@
 
 mod common;
 
-use generator::layout::{LEGAL_ROUTES, MEMBER_ROUTES};
 use generator::site::{build, check, page_file, BuildOptions};
 use std::path::PathBuf;
 use std::sync::OnceLock;
+
+/// The app's legal and support pages: their text alone.
+const LEGAL_ROUTES: &[&str] = &[
+    "/climbers-deal-privacy",
+    "/climbers-deal-terms",
+    "/climbers-deal-support",
+];
+/// The member forms: no sidebar and no page header.
+const MEMBER_ROUTES: &[&str] = &[
+    "/login",
+    "/register",
+    "/MemberPage",
+    "/invite",
+    "/verifycode",
+    "/reset-password",
+];
 
 /// Every route of the site (README, "Writing content": one file per language each).
 const ROUTES: &[&str] = &[

@@ -165,6 +165,167 @@ fn stale_pages_are_removed() {
     assert!(out.path().join("assets/manifest.json").exists(), "the UI's files stay");
 }
 
+#[test]
+fn a_frame_for_a_route_without_a_page_fails_the_build() {
+    let err = build_error(|root| {
+        let config = root.join("site-config.yaml");
+        let text = std::fs::read_to_string(&config)
+            .unwrap()
+            .replace("  /login: form\n", "  /logn: form\n");
+        std::fs::write(config, text).unwrap();
+    });
+    assert!(
+        err.contains("site-config.yaml: frames: `/logn` is not the route of a page"),
+        "{err}"
+    );
+}
+
+/// The fixture site with a fourth language (Korean) added only where an owner would add one:
+/// site-config.yaml, locales/ko/ and a few `*.ko.md` files. Nothing in the code names it.
+fn site_with_a_fourth_language(root: &Path) {
+    copy_dir(&fixture(), root);
+    let config = root.join("site-config.yaml");
+    let text = std::fs::read_to_string(&config).unwrap().replace(
+        "  - { code: ja, tag: ja, og_locale: ja_JP }\n",
+        "  - { code: ja, tag: ja, og_locale: ja_JP }\n  - { code: ko, tag: ko-KR, og_locale: ko_KR }\n",
+    );
+    assert!(text.contains("code: ko"), "the fixture's language list moved");
+    std::fs::write(&config, text).unwrap();
+    copy_dir(&root.join("locales/en"), &root.join("locales/ko"));
+    std::fs::write(
+        root.join("locales/ko/sidebar.json"),
+        r#"{"home": "홈", "notes": "노트"}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("content/_index.ko.md"),
+        "---\ntitle: 테스트 주인\ndescription: 홈.\n---\n## 소개 {#about}\n\n안녕하세요.\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("content/notes/first.ko.md"),
+        "---\ntitle: 첫 번째 노트\ndescription: 첫 번째.\ndate: 2025-10-01\n---\n한국어 본문.\n\n## 수학 {#math}\n\n$x^2$\n",
+    )
+    .unwrap();
+}
+
+/// GET `path` from the site server over `dist`, with `headers`; the answer's status, `Location`
+/// and the language its page says it is in (`data-lang`).
+async fn served(dist: &Path, path: &str, headers: &[(&str, &str)]) -> (u16, String, String) {
+    use poem::EndpointExt;
+    let api = poem::endpoint::make_sync(|_| "api").map_to_response().boxed();
+    let options = site_server::static_site::SiteOptions {
+        dist_dir: dist.to_path_buf(),
+        dev: false,
+    };
+    let client = poem::test::TestClient::new(site_server::static_site::site_endpoint(options, api).unwrap());
+    let mut request = client.get(path);
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    let response = request.send().await;
+    let status = response.0.status().as_u16();
+    let location = response.0.header("location").unwrap_or_default().to_string();
+    let body = response.0.into_body().into_string().await.unwrap();
+    let lang = body
+        .split("data-lang=\"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .unwrap_or_default()
+        .to_string();
+    (status, location, lang)
+}
+
+#[tokio::test]
+async fn a_fourth_language_needs_only_config_locales_and_content() {
+    let root = tempfile::tempdir().unwrap();
+    site_with_a_fourth_language(root.path());
+    let out = tempfile::tempdir().unwrap();
+    let report = build(&options(root.path(), out.path())).unwrap();
+    let three = tempfile::tempdir().unwrap();
+    let routes = build(&options(&fixture(), three.path())).unwrap().pages / 3;
+    assert_eq!(report.pages, 4 * routes, "every route in each of 4 languages");
+    assert!(
+        report.summary().contains("in 4 languages (en, zh, ja, ko)"),
+        "{}",
+        report.summary()
+    );
+    let dist = out.path();
+
+    // Routes: its own pages, and the others in its frame, falling back to English text.
+    let urls = common::built_urls(dist, &["zh", "ja", "ko"]);
+    for url in ["/ko/", "/ko/notes", "/ko/notes/first", "/ko/notes/older", "/ko/login"] {
+        assert!(urls.contains(url), "{url} not built: {urls:?}");
+    }
+    let note = std::fs::read_to_string(dist.join("ko/notes/first/index.html")).unwrap();
+    assert!(note.contains("한국어 본문."));
+    assert!(note.contains("<html lang=\"ko-KR\""), "the page names its tag");
+    assert!(
+        dist.join("ko/notes/404.html").exists(),
+        "the collection's not-found page"
+    );
+
+    // hreflang: every page links all four, Korean under its tag.
+    for page in [
+        "notes/first/index.html",
+        "zh/notes/first/index.html",
+        "ko/notes/first/index.html",
+    ] {
+        let html = std::fs::read_to_string(dist.join(page)).unwrap();
+        assert!(
+            html.contains(r#"<link rel="alternate" hreflang="ko-KR" href="https://fixture.example/ko/notes/first">"#),
+            "{page}"
+        );
+        assert!(
+            html.contains(r#"hreflang="ja" href="https://fixture.example/ja/notes/first""#),
+            "{page}"
+        );
+    }
+
+    // The sitemap lists the Korean pages, each with the others as alternates.
+    let sitemap = std::fs::read_to_string(dist.join("sitemap.xml")).unwrap();
+    let locs = common::sitemap_urls(dist, "https://fixture.example");
+    assert!(locs.contains("/ko/notes/first") && locs.contains("/ko/"), "{locs:?}");
+    assert!(sitemap.contains(r#"hreflang="ko-KR" href="https://fixture.example/ko/notes/first"/>"#));
+
+    // The UI's language menu (the TopBar's props) offers it, on every language's pages.
+    for page in ["index.html", "ja/notes/first/index.html", "ko/notes/first/index.html"] {
+        let html = std::fs::read_to_string(dist.join(page)).unwrap();
+        let props = html.split("data-island=\"TopBar\"").nth(1).unwrap();
+        let props = props.split("data-props=\"").nth(1).unwrap().split('"').next().unwrap();
+        assert!(
+            props.contains("{&quot;code&quot;:&quot;ko&quot;,&quot;href&quot;:&quot;/ko/"),
+            "{page}: {props}"
+        );
+    }
+
+    // The server learns it from _site.json: prefixed paths, the cookie and Accept-Language.
+    assert_eq!(
+        served(dist, "/ko/notes/first", &[]).await,
+        (200, String::new(), "ko".into())
+    );
+    let by_header = served(dist, "/notes/first", &[("accept-language", "ko-KR,ko;q=0.9,en;q=0.5")]).await;
+    assert_eq!(by_header, (200, String::new(), "ko".into()));
+    let by_cookie = served(
+        dist,
+        "/notes/first",
+        &[("cookie", "selectedLanguage=ko"), ("accept-language", "ja")],
+    )
+    .await;
+    assert_eq!(by_cookie, (200, String::new(), "ko".into()));
+    assert_eq!(served(dist, "/notes/first", &[("accept-language", "fr")]).await.2, "en");
+    assert_eq!(
+        served(dist, "/ko/no-such-page", &[]).await.1,
+        "/ko/",
+        "unknown pages go home in Korean"
+    );
+    assert_eq!(
+        served(dist, "/ko/notes/none", &[]).await.0,
+        404,
+        "the Korean not-found page"
+    );
+}
+
 /// The error of building the fixture site after `edit`, which `site check` must give too.
 fn build_error(edit: impl FnOnce(&Path)) -> String {
     let root = tempfile::tempdir().unwrap();

@@ -1,4 +1,7 @@
+import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
+// @ts-expect-error: a plain ES module of the build, without types
+import { configFile, languagesModule, moduleFile } from '../languages-module.mjs';
 import { languageRedirect, localizedPath, splitLanguagePrefix } from '../src/lib/languages';
 import { activeSection } from '../src/lib/sections';
 
@@ -54,5 +57,31 @@ describe('active top-bar section', () => {
     ['/valuation-modelsx', null],
   ])('%s -> %s', (route, section) => {
     expect(activeSection(route)).toBe(section);
+  });
+});
+
+describe('the generated languages module', () => {
+  it('is what site-config.yaml says (run `npm --prefix ui run build` after changing its languages)', async () => {
+    const expected = await languagesModule(await readFile(configFile, 'utf8'));
+    expect(await readFile(moduleFile, 'utf8')).toBe(expected);
+  });
+
+  it('follows a fourth language in the config', async () => {
+    const config = [
+      'languages:',
+      '  - { code: en, tag: en }',
+      '  - { code: zh, tag: zh-Hant }',
+      '  - { code: ja, tag: ja }',
+      '  - { code: ko, tag: ko }',
+      'default_language: en',
+    ].join('\n');
+    const text: string = await languagesModule(config);
+    expect(text).toContain("export const LANGUAGES = ['en', 'zh', 'ja', 'ko'] as const;");
+    expect(text).toContain("ko: 'ko',");
+    expect(text).toContain("zh: 'zh-Hant',");
+  });
+
+  it('refuses a default language that is not listed', async () => {
+    await expect(languagesModule('languages:\n  - { code: en, tag: en }\ndefault_language: fr\n')).rejects.toThrow(/default_language/);
   });
 });

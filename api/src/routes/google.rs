@@ -238,7 +238,7 @@ impl GoogleApi {
     ) -> anyhow::Result<Redirect> {
         let state = &self.0;
         let saved = self.take_state(req, csrf).await?;
-        let lang = Lang::from_tag(&saved.lang).unwrap_or(Lang::En);
+        let lang = Lang::from_tag(&saved.lang).unwrap_or(Lang::DEFAULT);
         let info = self.profile(google, code, saved.pkce_verifier).await?;
 
         let mut member = members::by_google_sub(&state.db, &info.sub)

@@ -1,7 +1,7 @@
 // Inlined into every page's <head> (CSP-hashed). Runs before first paint: dark mode from the
 // stored choice, and a visitor whose stored language differs from the page's goes to the page in
 // that language. localStorage can throw (privacy modes): then nothing happens.
-import { languageRedirect } from '../lib/languages';
+import { isLang, languageRedirect } from '../lib/languages';
 
 (function () {
   const root = document.documentElement;
@@ -29,7 +29,7 @@ import { languageRedirect } from '../lib/languages';
     }
   }
   const pageLang = root.getAttribute('data-lang');
-  if (stored && pageLang && stored !== pageLang && /^(en|zh|ja)$/.test(stored)) {
+  if (stored && pageLang && stored !== pageLang && isLang(stored)) {
     // The server picks an unprefixed page's language from this cookie; keep it in step first.
     document.cookie = 'selectedLanguage=' + stored + '; Path=/; SameSite=Lax; max-age=31536000';
     const target = languageRedirect(location.pathname, pageLang, stored);

@@ -4,7 +4,7 @@
 import { useDeferredValue, useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useIsland } from '../components/IslandRoot';
-import { isLang, type Lang } from '../lib/languages';
+import { isLang, languageTag, type Lang } from '../lib/languages';
 import { safeSearch, type PreparedIndex, type SearchOutcome } from '../search/search';
 import { loadIndex, loadRouteLabels } from '../search/loadSearchData';
 import type { RouteLabels, SearchResult } from '../search/types';
@@ -13,8 +13,6 @@ type Phase = 'idle' | 'loadingTranslations' | 'searching' | 'ready';
 
 /** Typing settles for this long before the address bar follows (browsers throttle replaceState). */
 const URL_SYNC_MS = 300;
-
-const HTML_LANG: Record<string, string> = { en: 'en', zh: 'zh-Hant', ja: 'ja' };
 
 function writeQueryToUrl(q: string) {
   const url = new URL(window.location.href);
@@ -30,7 +28,7 @@ function ResultList({ results, pageLang, label }: { results: SearchResult[]; pag
         <li
           key={`${r.lang}:${r.navTarget}`}
           className={`search-result search-result-${r.kind}`}
-          lang={r.lang !== pageLang ? HTML_LANG[r.lang] : undefined}
+          lang={r.lang !== pageLang ? languageTag(r.lang) : undefined}
         >
           <a className="search-result-link" href={r.navTarget}>
             <span className="search-result-title">{r.title}</span>

@@ -1,23 +1,32 @@
-// Languages and their URL prefixes: English at the spec's paths, Chinese under /zh, Japanese under /ja.
-export const LANGUAGES = ['en', 'zh', 'ja'] as const;
-export type Lang = (typeof LANGUAGES)[number];
-export const DEFAULT_LANGUAGE: Lang = 'en';
+// Languages and their URL prefixes: the default language unprefixed, every other under /<code>.
+// The list itself is site-config.yaml's, through the generated module.
+import { DEFAULT_LANGUAGE, LANGUAGES, LANGUAGE_TAGS, type Lang } from './site-languages.generated';
+
+export { DEFAULT_LANGUAGE, LANGUAGES, type Lang };
+
+/** The BCP 47 tag of a language code (`zh` is `zh-Hant`), for `lang`, `hreflang` and `Intl`. */
+export function languageTag(code: string): string {
+  return isLang(code) ? LANGUAGE_TAGS[code] : code;
+}
 
 export function isLang(value: unknown): value is Lang {
   return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
 }
 
-/** Splits `/zh/notes` into `{lang: 'zh', route: '/notes'}`; an unprefixed path is English. */
+/** Splits `/zh/notes` into `{lang: 'zh', route: '/notes'}`; an unprefixed path is in the default language. */
 export function splitLanguagePrefix(pathname: string): { lang: Lang; route: string } {
-  const match = /^\/(zh|ja)(\/.*)?$/.exec(pathname);
-  if (!match) return { lang: DEFAULT_LANGUAGE, route: pathname || '/' };
-  return { lang: match[1] as Lang, route: match[2] && match[2] !== '' ? match[2] : '/' };
+  const match = /^\/([^/]+)(\/.*)?$/.exec(pathname);
+  if (!match || !isLang(match[1]) || match[1] === DEFAULT_LANGUAGE) return { lang: DEFAULT_LANGUAGE, route: pathname || '/' };
+  return { lang: match[1], route: match[2] && match[2] !== '' ? match[2] : '/' };
 }
 
-/** The path of an English route in a language: `localizedPath('/notes', 'zh')` is `/zh/notes`, home is `/zh/`. */
-export function localizedPath(route: string, lang: Lang): string {
+/**
+ * The path of an English route in a language: `localizedPath('/notes', 'zh')` is `/zh/notes`, home
+ * is `/zh/`; a code that is not one of the site's languages leaves the route as it is.
+ */
+export function localizedPath(route: string, lang: string): string {
   const clean = route.startsWith('/') ? route : `/${route}`;
-  if (lang === DEFAULT_LANGUAGE) return clean;
+  if (!isLang(lang) || lang === DEFAULT_LANGUAGE) return clean;
   return clean === '/' ? `/${lang}/` : `/${lang}${clean}`;
 }
 

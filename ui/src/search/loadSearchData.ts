@@ -1,6 +1,6 @@
 import { fetchJsonWithRetry } from '../lib/localeLoader';
 import { BUILTIN_LABELS, labelsFromTranslations, prepareIndex, type PreparedIndex } from './search';
-import { LANGS } from './paths';
+import { LANGUAGES } from '../lib/languages';
 import type { RouteLabels, SearchIndex } from './types';
 
 /**
@@ -13,11 +13,11 @@ export async function loadRouteLabels(
   held: Record<string, unknown> = {},
   basePath = '/locales',
 ): Promise<{ labels: RouteLabels; failed: string[] }> {
-  const settled = await Promise.allSettled(LANGS.map((lng) => fetchJsonWithRetry(`${basePath}/${lng}/translation.json`)));
+  const settled = await Promise.allSettled(LANGUAGES.map((lng) => fetchJsonWithRetry(`${basePath}/${lng}/translation.json`)));
   const resources: Record<string, unknown> = {};
   const failed: string[] = [];
   settled.forEach((s, i) => {
-    const lng = LANGS[i];
+    const lng = LANGUAGES[i];
     if (s.status === 'fulfilled') resources[lng] = s.value;
     else {
       failed.push(lng);
@@ -26,7 +26,7 @@ export async function loadRouteLabels(
   });
   const fromFiles = labelsFromTranslations(resources);
   const labels: RouteLabels = {};
-  for (const lng of LANGS) labels[lng] = { ...BUILTIN_LABELS[lng], ...(fromFiles[lng] ?? {}) };
+  for (const lng of LANGUAGES) labels[lng] = { ...BUILTIN_LABELS[lng], ...(fromFiles[lng] ?? {}) };
   return { labels, failed };
 }
 

@@ -12,7 +12,7 @@ import {
   search,
 } from './search';
 import { FUZZY_THRESHOLD, similarity } from './similarity';
-import { localizePath } from './paths';
+import { localizedPath } from '../lib/languages';
 import type { IndexPage, SearchIndex } from './types';
 
 function page(route: string, lang: string, title: string, text: string, keywords: string[] = []): IndexPage {
@@ -227,9 +227,9 @@ describe('helpers', () => {
   it('derives route keys and localised paths', () => {
     expect(routeKey('/')).toBe('home');
     expect(routeKey('/valuation-models/dcf')).toBe('dcf');
-    expect(localizePath('/login', 'zh')).toBe('/zh/login');
-    expect(localizePath('/', 'ja')).toBe('/ja/');
-    expect(localizePath('/login', 'en')).toBe('/login');
+    expect(localizedPath('/login', 'zh')).toBe('/zh/login');
+    expect(localizedPath('/', 'ja')).toBe('/ja/');
+    expect(localizedPath('/login', 'en')).toBe('/login');
   });
 
   it('reads route labels from translation files', () => {

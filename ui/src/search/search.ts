@@ -1,6 +1,6 @@
 import { buildSnippet } from './snippet';
 import { FUZZY_THRESHOLD, FuzzyScorer, words, type Word } from './similarity';
-import { localizePath } from './paths';
+import { localizedPath } from '../lib/languages';
 import type { IndexPage, ResultKind, RouteLabels, SearchIndex, SearchResult } from './types';
 
 /** Result priorities: lower shows first. */
@@ -212,7 +212,7 @@ export function recommendations(index: PreparedIndex | null, lang: string, label
     const p =
       index?.pages.find((x) => x.page.route === route && x.page.lang === lang) ??
       index?.pages.find((x) => x.page.route === route && x.page.lang === 'en');
-    const url = p?.page.url ?? localizePath(route, lang);
+    const url = p?.page.url ?? localizedPath(route, lang);
     const title = p?.page.title ?? labels?.[lang]?.[routeKey(route)] ?? BUILTIN_LABELS.en[routeKey(route)] ?? route;
     const text = p?.page.text ?? '';
     return {
@@ -230,7 +230,7 @@ export function recommendations(index: PreparedIndex | null, lang: string, label
 
 /** A search error gives a single result to home. */
 export function fallbackResults(lang: string, labels?: RouteLabels): SearchResult[] {
-  const url = localizePath('/', lang);
+  const url = localizedPath('/', lang);
   return [
     {
       path: url,

@@ -2,7 +2,7 @@
 import { useTranslation } from 'react-i18next';
 import { Icon } from '../Icon';
 import { closeOtherMenus } from './dropdowns';
-import { isLang, type Lang } from '../../lib/languages';
+import { isLang, languageTag, type Lang } from '../../lib/languages';
 import { setSelectedLanguage } from '../../lib/preferences';
 
 export interface LanguageLink {
@@ -24,7 +24,7 @@ export function LanguageMenu({ lang, languages }: { lang: Lang; languages: Langu
           <a
             className={`lang-link${l.code === lang ? ' is-active' : ''}`}
             href={l.href}
-            hrefLang={l.code === 'zh' ? 'zh-Hant' : l.code}
+            hrefLang={languageTag(l.code)}
             aria-current={l.code === lang ? 'true' : undefined}
             onClick={() => chooseLanguage(l.code)}
           >

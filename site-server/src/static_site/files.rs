@@ -3,18 +3,15 @@
 
 use super::encoding::Encoding;
 use super::headers::{self, SecurityHeaders};
-use super::site_facts::SiteFacts;
 use anyhow::Context;
 use bytes::Bytes;
 use poem::http::header::{CACHE_CONTROL, CONTENT_ENCODING, CONTENT_LANGUAGE, CONTENT_TYPE, ETAG, VARY};
 use poem::http::{HeaderMap, HeaderValue};
 use sha2::{Digest, Sha256};
+use site_contract::{SiteFacts, NOT_FOUND_FILE, SITE_FACTS_FILE};
 use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
 use std::sync::Arc;
-
-/// Collections whose unknown entries get a prerendered `404.html` instead of a redirect.
-pub const NOT_FOUND_SECTIONS: [&str; 2] = ["notes", "my-web-project"];
 
 /// One stored representation of a file.
 pub struct Variant {
@@ -52,8 +49,9 @@ pub struct Site {
     /// Per language (index into `facts.languages`): page route without slashes
     /// (`""` for home, `notes/liquidity-risk`) to its `index.html`.
     pub pages: Vec<HashMap<Box<str>, Arc<Entry>>>,
-    /// Per language: section (`notes`) to its `404.html`.
-    pub not_found_pages: Vec<HashMap<&'static str, Arc<Entry>>>,
+    /// Per language: collection (`notes`) to its `404.html`, for its unknown entries (other
+    /// unknown page paths redirect home).
+    pub not_found_pages: Vec<HashMap<Box<str>, Arc<Entry>>>,
     /// Per language: where an unknown page path goes (`/`, `/zh/`).
     pub home_redirects: Vec<HeaderValue>,
     pub security: SecurityHeaders,
@@ -71,7 +69,7 @@ impl Site {
         let mut files: HashMap<Box<str>, Arc<Entry>> = HashMap::with_capacity(paths.len());
         let mut build_hash = Sha256::new();
         for path in &paths {
-            if is_sibling(path, &paths) || path == "_site.json" {
+            if is_sibling(path, &paths) || path == SITE_FACTS_FILE {
                 continue;
             }
             let entry = load_entry(dist_dir, path, &paths, &facts, default_language, &security)?;
@@ -82,7 +80,7 @@ impl Site {
 
         let languages = &facts.languages;
         let mut pages: Vec<HashMap<Box<str>, Arc<Entry>>> = vec![HashMap::new(); languages.len()];
-        let mut not_found_pages: Vec<HashMap<&'static str, Arc<Entry>>> = vec![HashMap::new(); languages.len()];
+        let mut not_found_pages: Vec<HashMap<Box<str>, Arc<Entry>>> = vec![HashMap::new(); languages.len()];
         for (path, entry) in &files {
             let (lang, rest) = split_language(path, &facts, default_language);
             if let Some(route) = rest.strip_suffix("index.html") {
@@ -90,10 +88,8 @@ impl Site {
                     pages[lang].insert(route.trim_end_matches('/').into(), entry.clone());
                 }
             }
-            for section in NOT_FOUND_SECTIONS {
-                if rest.strip_prefix(section) == Some("/404.html") {
-                    not_found_pages[lang].insert(section, entry.clone());
-                }
+            if let Some((collection, NOT_FOUND_FILE)) = rest.split_once('/') {
+                not_found_pages[lang].insert(collection.into(), entry.clone());
             }
         }
         let home_redirects = languages

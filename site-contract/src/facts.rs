@@ -1,10 +1,10 @@
 //! `dist/_site.json`: the build facts the generator leaves for the server.
 
 use anyhow::{bail, Context};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use std::path::Path;
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Language {
     /// URL prefix and cookie value: `en`, `zh`, `ja`.
     pub code: String,
@@ -12,20 +12,24 @@ pub struct Language {
     pub tag: String,
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
+// Fields in name order, the order `_site.json` has always had.
 pub struct SiteFacts {
-    pub languages: Vec<Language>,
     pub default_language: String,
+    #[serde(default)]
+    pub dev: bool,
+    pub languages: Vec<Language>,
     /// CSP hashes (`sha256-...`) of the inline head script.
     #[serde(default)]
     pub script_hashes: Vec<String>,
-    #[serde(default)]
-    pub dev: bool,
 }
+
+/// The name of the facts file in `dist/`.
+pub const SITE_FACTS_FILE: &str = "_site.json";
 
 impl SiteFacts {
     pub fn load(dist_dir: &Path) -> anyhow::Result<Self> {
-        let path = dist_dir.join("_site.json");
+        let path = dist_dir.join(SITE_FACTS_FILE);
         let text = match std::fs::read(&path) {
             Ok(text) => text,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {

@@ -7,10 +7,8 @@ mod dev_reload;
 mod encoding;
 mod files;
 mod headers;
-pub(crate) mod language;
 mod routes;
 mod serve;
-mod site_facts;
 
 use dev_reload::DevReload;
 use files::Site;

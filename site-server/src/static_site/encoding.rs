@@ -2,6 +2,7 @@
 
 use poem::http::header::{ACCEPT_ENCODING, IF_NONE_MATCH};
 use poem::http::{HeaderMap, HeaderValue};
+use site_contract::split_q;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Encoding {
@@ -61,25 +62,6 @@ pub fn choose(headers: &HeaderMap, has_gzip: bool, has_brotli: bool) -> Encoding
     } else {
         Encoding::Identity
     }
-}
-
-/// Splits `token;q=0.5` into the token and its weight (1 when absent, 0 when malformed).
-pub fn split_q(item: &str) -> (&str, f32) {
-    let mut parts = item.split(';');
-    let token = parts.next().unwrap_or("").trim();
-    let mut q = 1.0;
-    for param in parts {
-        let param = param.trim();
-        if let Some(v) = param.strip_prefix("q=").or_else(|| param.strip_prefix("Q=")) {
-            q = v
-                .trim()
-                .parse::<f32>()
-                .ok()
-                .filter(|q| (0.0..=1.0).contains(q))
-                .unwrap_or(0.0);
-        }
-    }
-    (token, q)
 }
 
 /// `If-None-Match` names the representation the client holds (weak comparison, RFC 9110 13.1.2).

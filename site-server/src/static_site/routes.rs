@@ -1,9 +1,9 @@
 //! Which file, if any, answers a request path: direct files, pages in each language, the
 //! collections' not-found pages, and the redirect home for any other unknown page path.
 
-use super::files::{Entry, Site, NOT_FOUND_SECTIONS};
-use super::language;
+use super::files::{Entry, Site};
 use poem::http::{HeaderMap, HeaderValue};
+use site_contract::FILE_ONLY_ROOTS;
 use std::borrow::Cow;
 
 pub enum Resolved<'a> {
@@ -21,10 +21,6 @@ pub enum Resolved<'a> {
     Redirect(&'a HeaderValue),
     BadRequest,
 }
-
-/// Top-level paths that hold files, never pages: a miss there must not become an HTML page
-/// (a missing chunk should fail as a chunk load error).
-const FILE_ONLY_ROOTS: [&str; 4] = ["api", "assets", "locales", "__dev"];
 
 pub fn resolve<'a>(site: &'a Site, raw_path: &str, headers: &HeaderMap) -> Resolved<'a> {
     let Some(path) = decode_path(raw_path) else {
@@ -47,7 +43,7 @@ pub fn resolve<'a>(site: &'a Site, raw_path: &str, headers: &HeaderMap) -> Resol
     let route = rest.trim_end_matches('/');
     let lang = match prefixed {
         Some(lang) => lang,
-        None => language::choose(headers, &site.facts.languages, site.default_language),
+        None => site_contract::choose(headers, &site.facts.languages, site.default_language),
     };
     let negotiated = prefixed.is_none();
     // A page missing in the chosen language falls back to the default's rather than vanish.
@@ -60,16 +56,13 @@ pub fn resolve<'a>(site: &'a Site, raw_path: &str, headers: &HeaderMap) -> Resol
     }
 
     let (first, tail) = route.split_once('/').unwrap_or((route, ""));
-    if let Some(section) = NOT_FOUND_SECTIONS.iter().find(|s| **s == first) {
-        if !tail.is_empty() {
-            let table = &site.not_found_pages;
-            let entry = table[lang]
-                .get(section)
-                .or_else(|| table[site.default_language].get(section));
-            return match entry {
-                Some(entry) => Resolved::NotFoundPage { entry, negotiated },
-                None => Resolved::NotFound,
-            };
+    if !tail.is_empty() {
+        let table = &site.not_found_pages;
+        if let Some(entry) = table[lang]
+            .get(first)
+            .or_else(|| table[site.default_language].get(first))
+        {
+            return Resolved::NotFoundPage { entry, negotiated };
         }
     }
     if prefixed.is_none() && FILE_ONLY_ROOTS.contains(&first) {

@@ -1,12 +1,12 @@
 //! The language of a page at an unprefixed path: the `selectedLanguage` cookie, else
 //! `Accept-Language`, else the site's default.
 
-use super::encoding::split_q;
-use super::site_facts::Language;
-use poem::http::header::{ACCEPT_LANGUAGE, COOKIE};
-use poem::http::HeaderMap;
+use crate::facts::Language;
+use http::header::{ACCEPT_LANGUAGE, COOKIE};
+use http::HeaderMap;
 
-const COOKIE_NAME: &str = "selectedLanguage";
+/// The cookie in which the UI keeps the visitor's choice of language.
+pub const COOKIE_NAME: &str = "selectedLanguage";
 
 /// The visitor's language by the site's one rule, for pages and the API's messages alike: the
 /// `selectedLanguage` cookie, else the best-ranked `Accept-Language` range; `recognise` says
@@ -56,6 +56,25 @@ fn from_accept_language<T>(headers: &HeaderMap, recognise: impl Fn(&str) -> Opti
     best.map(|(_, language)| language)
 }
 
+/// Splits `token;q=0.5` into the token and its weight (1 when absent, 0 when malformed).
+pub fn split_q(item: &str) -> (&str, f32) {
+    let mut parts = item.split(';');
+    let token = parts.next().unwrap_or("").trim();
+    let mut q = 1.0;
+    for param in parts {
+        let param = param.trim();
+        if let Some(v) = param.strip_prefix("q=").or_else(|| param.strip_prefix("Q=")) {
+            q = v
+                .trim()
+                .parse::<f32>()
+                .ok()
+                .filter(|q| (0.0..=1.0).contains(q))
+                .unwrap_or(0.0);
+        }
+    }
+    (token, q)
+}
+
 /// `zh`, `zh-TW`, `zh-Hant`, `zh-Hant-TW` all name the site's `zh`; `ja-JP` its `ja`.
 fn matches(range: &str, language: &Language) -> bool {
     is_or_extends(range, &language.code) || is_or_extends(range, &language.tag)
@@ -69,7 +88,7 @@ fn is_or_extends(range: &str, tag: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use poem::http::HeaderValue;
+    use http::HeaderValue;
 
     fn langs() -> Vec<Language> {
         [("en", "en"), ("zh", "zh-Hant"), ("ja", "ja")]

@@ -1,12 +1,12 @@
 //! The static-site server against a small fixture `dist/`, over a real listener.
 
-use api::static_site::{site_endpoint, SiteOptions};
 use poem::endpoint::BoxEndpoint;
 use poem::listener::{Acceptor, Listener, TcpListener};
 use poem::web::Json;
 use poem::{handler, EndpointExt, IntoResponse, Response, Route, Server};
 use reqwest::header::HeaderMap;
 use reqwest::{Client, StatusCode};
+use site_server::static_site::{site_endpoint, SiteOptions};
 use std::io::{Read, Write};
 use std::path::Path;
 use std::time::Duration;
@@ -461,6 +461,7 @@ async fn unknown_api_assets_locales_and_files_are_404_not_redirects() {
         "/locales/fr/translation.json",
         "/locales/zh/",
         "/images/missing.svg",
+        "/images/missing",
         "/favicon.ico",
         "/zh/assets/x.js",
         "/__dev/reload.js",
@@ -696,7 +697,7 @@ async fn dev_mode_follows_a_build_that_recreates_dist() {
     );
 }
 
-// ---------- `api serve`'s own listener (api::server::serve) ----------
+// ---------- `api serve`'s own listener (site_server::server::serve) ----------
 
 const LARGE: &str = "assets/search-index-0123456789.json";
 
@@ -728,7 +729,7 @@ fn write_large(dist: &Path, bytes: &[u8], siblings: bool) {
     std::fs::write(dist.join(LARGE), bytes).unwrap();
 }
 
-/// The site on `api::server::serve`, as `api serve` runs it.
+/// The site on `site_server::server::serve`, as `api serve` runs it.
 async fn start_serve(dist_dir: &Path, dev: bool) -> std::net::SocketAddr {
     let app = site_endpoint(
         SiteOptions {
@@ -741,7 +742,12 @@ async fn start_serve(dist_dir: &Path, dev: bool) -> std::net::SocketAddr {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let forever = std::future::pending();
-    tokio::spawn(api::server::serve(listener, app, forever, api::server::SHUTDOWN_GRACE));
+    tokio::spawn(site_server::server::serve(
+        listener,
+        app,
+        forever,
+        site_server::server::SHUTDOWN_GRACE,
+    ));
     addr
 }
 
