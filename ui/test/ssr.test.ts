@@ -179,7 +179,7 @@ describe('render.mjs', () => {
     expect(typeof manifest.headScript).toBe('string');
     // Every stylesheet, in file-name order.
     const css = readFileSync(path.join(distDir, manifest.css[0]), 'utf8');
-    const order = ['.island{display:contents}', '.skip-link{', '.topbar{', '.entry-tech{', '.home-profile{'].map((s) => css.indexOf(s));
+    const order = ['.island{display:contents}', '.skip-link{', '.topbar{', '.entry-tech', '.home-profile{'].map((s) => css.indexOf(s));
     expect(order.every((at) => at >= 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
     for (const name of ['TopBar', 'Sidebar', 'Welcome', 'ProfileImage']) {
