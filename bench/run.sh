@@ -3,6 +3,7 @@
 # Prints one table and writes it into BENCHMARKS.md. Needs the release build (make site-release).
 #   BENCH_SIZES="1000:3 10000:1"  synthetic-site sizes N and runs of each build kind
 #   BENCH_WRK_SECONDS=5 BENCH_WRK_RUNS=3  wrk duration and alternating runs per server
+#   BENCH_LIGHTHOUSE_RUNS=3  Lighthouse audits per page type (medians)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REPO=$PWD
@@ -70,6 +71,9 @@ import json, sys
 r = json.loads(sys.stdin.read())
 print("  ours", r["ours"], "bytes; Pagefind", r["pagefind"]["bytes"], "bytes; keystroke ms", r["keystroke_ms"])'
 kill "$search_pid"
+
+echo "== 8. Lighthouse, mobile profile"
+node bench/lighthouse_bench.mjs "$REPO" "$WORK" "$RESULTS"
 
 echo "== 2. Static serving vs nginx, 5. Load, 7. Deployment"
 python3 bench/serve_bench.py "$REPO" "$WORK" "$RESULTS" "$WRK_SECONDS" "$WRK_RUNS"
