@@ -164,6 +164,43 @@ describe('search page', () => {
     }
   });
 
+  test('snippets start and end at word boundaries and mark whole words', async () => {
+    const page = await open(browser, `${server.url}/search?q=discount`);
+    try {
+      await results(page).first().waitFor();
+      const snippets = await results(page).evaluateAll((lis) =>
+        lis.map((li) => {
+          const el = li.querySelector('.search-result-snippet');
+          return {
+            href: li.querySelector('a').href,
+            html: el.innerHTML,
+            text: el.textContent,
+            marks: [...el.querySelectorAll('mark')].map((m) => m.textContent),
+          };
+        }),
+      );
+      assert.ok(snippets.length > 3, `${snippets.length} snippets`);
+      const letter = /[\p{L}\p{N}]/u;
+      const wholeWordIn = (word, text) => new RegExp(`(^|[^\\p{L}\\p{N}])${word}($|[^\\p{L}\\p{N}])`, 'u').test(text);
+      for (const { href, html, text, marks } of snippets.slice(0, 4)) {
+        const [before, rest] = html.split('<mark>');
+        const after = rest.split('</mark>')[1];
+        // the mark is the whole word (discount, discounted, discounting…), nothing of it outside
+        assert.match(marks[0], /^discount\p{L}*$/iu, html);
+        assert.ok(!letter.test(before.at(-1) ?? ' ') && !letter.test(after[0] ?? ' '), html);
+        assert.ok(Array.from(before.replace('…', '')).length <= 50 && Array.from(after.replace('…', '')).length <= 50, html);
+        // the words at a cut are whole words of the page, not the tail or head of one
+        const pageText = (await (await page.request.get(href)).text()).replace(/<[^>]*>/g, ' ');
+        const words = text.replace(/…/g, ' ').match(/[\p{L}\p{N}]+/gu);
+        if (text.startsWith('…')) assert.ok(wholeWordIn(words[0], pageText), `${words[0]} in ${html}`);
+        if (text.endsWith('…')) assert.ok(wholeWordIn(words.at(-1), pageText), `${words.at(-1)} in ${html}`);
+      }
+      assert.deepEqual(page.problems(), []);
+    } finally {
+      await page.closeContext();
+    }
+  });
+
   test('markup in the query stays text', async () => {
     const evil = `"><img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>`;
     const page = await open(browser, `${server.url}/search?q=${encodeURIComponent(evil)}`);
