@@ -13,6 +13,7 @@ pub mod markdown;
 pub mod new_page;
 pub mod output;
 pub mod pages;
+pub mod search_chunks;
 pub mod search_index;
 pub mod site;
 pub mod sitemap;
