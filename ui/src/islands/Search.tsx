@@ -161,7 +161,11 @@ export default function Search({ indexUrl, lang: langProp }: { indexUrl: string;
           </button>
         </div>
       </form>
-      <p className="search-status" role="status" aria-busy={phase === 'loadingTranslations' || phase === 'searching' || undefined}>
+      <p
+        className="search-status"
+        role="status"
+        aria-busy={phase === 'loadingTranslations' || phase === 'searching' || pending || undefined}
+      >
         {status}
       </p>
       {outcome?.kind === 'results' ? (
