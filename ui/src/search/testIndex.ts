@@ -1,4 +1,6 @@
 // A small index in three languages, shared by the tests of both search engines.
+import { bucketOf, type ChunkedManifest } from './chunked';
+import { BUILTIN_LABELS, routeKey } from './search';
 import type { IndexPage, SearchIndex } from './types';
 
 export function page(route: string, lang: string, title: string, text: string, keywords: string[] = []): IndexPage {
@@ -31,3 +33,65 @@ export const INDEX: SearchIndex = {
     page('/investment-basics', 'ja', '投資の基礎', 'ここから始めましょう：投資とは何か、リスクとリターン。'),
   ],
 };
+
+/**
+ * The generator's format (generator/src/search_chunks.rs) written out for a test index: grams
+ * of one to three characters, postings as gaps, items filed under their first two characters.
+ */
+export function encodeChunked(pages: IndexPage[], { perChunk = 2, buckets = 16 } = {}) {
+  const files = new Map<string, unknown>();
+  const langs: ChunkedManifest['langs'] = {};
+  const grams = (s: string) => {
+    const cps = Array.from(s);
+    const out = new Set<string>();
+    cps.forEach((_, i) => [1, 2, 3].forEach((n) => i + n <= cps.length && out.add(cps.slice(i, i + n).join(''))));
+    return out;
+  };
+  const gaps = (ids: number[]) => ids.map((id, i) => (i ? id - ids[i - 1] : id));
+  for (const lang of ['en', 'zh', 'ja']) {
+    const mine = pages.map((p, order) => ({ p, order })).filter(({ p }) => p.lang === lang);
+    const gramFiles = Array.from({ length: buckets }, () => ({}) as Record<string, [number[], number[]]>);
+    const itemFiles = Array.from({ length: 4 }, () => ({}) as Record<string, number[]>);
+    const meta = new Map<string, number[]>();
+    const text = new Map<string, number[]>();
+    const items = new Map<string, number[]>();
+    const keys: Record<string, number[]> = {};
+    mine.forEach(({ p }, id) => {
+      const route = p.route.toLowerCase();
+      const segments = route.split('/').filter(Boolean);
+      const its = [
+        p.title.toLowerCase(),
+        route,
+        ...p.keywords.map((k) => k.toLowerCase()),
+        ...segments.flatMap((s) => [s, s.replace(/-/g, ' ')]),
+      ].filter(Boolean);
+      const m = new Set<string>();
+      for (const it of new Set(its)) {
+        grams(it).forEach((g) => m.add(g));
+        if (Array.from(it).length >= 2) items.set(it, [...(items.get(it) ?? []), id]);
+      }
+      m.forEach((g) => meta.set(g, [...(meta.get(g) ?? []), id]));
+      grams(p.text.toLowerCase()).forEach((g) => text.set(g, [...(text.get(g) ?? []), id]));
+      const key = routeKey(p.route);
+      if (segments.length <= 1 || BUILTIN_LABELS.en[key]) keys[key] = [...(keys[key] ?? []), id];
+    });
+    for (const g of new Set([...meta.keys(), ...text.keys()])) {
+      gramFiles[bucketOf(g, buckets)][g] = [gaps(meta.get(g) ?? []), gaps(text.get(g) ?? [])];
+    }
+    for (const [it, ids] of items) itemFiles[bucketOf(Array.from(it).slice(0, 2).join(''), itemFiles.length)][it] = gaps(ids);
+    const named = (kind: string, list: unknown[]) => list.forEach((content, n) => files.set(`${lang}-${kind}${n}`, content));
+    const chunkList: unknown[] = [];
+    for (let first = 0; first < mine.length; first += perChunk) {
+      chunkList.push(mine.slice(first, first + perChunk).map(({ p, order }) => [order, p.route, p.url, p.title, p.text, p.keywords]));
+    }
+    named('p', chunkList);
+    named('g', gramFiles);
+    named('i', itemFiles);
+    files.set(
+      `${lang}-v`,
+      mine.map(({ p }) => [p.route, p.title, p.keywords]),
+    );
+    langs[lang] = { v: 'x1', pages: mine.length, per: perChunk, grams: gramFiles.length, items: itemFiles.length, keys };
+  }
+  return { manifest: { version: 2 as const, langs }, files };
+}
