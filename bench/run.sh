@@ -69,7 +69,9 @@ for _ in $(seq 100); do curl -fs -o /dev/null "http://127.0.0.1:$PORT_SEARCH/" &
 node bench/search_bench.mjs "$REPO" "$WORK" "http://127.0.0.1:$PORT_SEARCH" "$RESULTS" | python3 -c '
 import json, sys
 r = json.loads(sys.stdin.read())
-print("  ours", r["ours"], "bytes; Pagefind", r["pagefind"]["bytes"], "bytes; keystroke ms", r["keystroke_ms"])'
+for s in r["sites"]:
+    print("  " + s["name"] + ": ours", s["ours"]["index"] + s["ours"]["locales"], "bytes; Pagefind", s["pagefind"]["bytes"], "bytes")
+print("  keystroke ms", r["keystroke_ms"])'
 kill "$search_pid"
 
 echo "== 8. Lighthouse, mobile profile"

@@ -14,6 +14,7 @@ pub mod new_page;
 pub mod output;
 pub mod pages;
 pub mod reading;
+pub mod search_chunks;
 pub mod search_index;
 pub mod site;
 pub mod site_values;

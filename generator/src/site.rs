@@ -11,6 +11,7 @@ use crate::output::{
     compress_if_changed, compress_text_files, remove_stale, write_if_changed, write_with_siblings, Changed,
 };
 use crate::pages::Pages;
+use crate::search_chunks::{self, SearchFiles};
 use crate::search_index;
 use crate::site_values;
 use crate::sitemap;
@@ -204,25 +205,27 @@ fn untranslated(locales: &Locales, pages: &Pages, languages: &[String]) -> Vec<S
     warnings
 }
 
-/// The search index's bytes and its content-hashed file name.
-struct SearchIndexFile {
-    bytes: Vec<u8>,
-    name: String,
-}
+/// The search index's files: a manifest the search page names and the chunks it lists.
+struct SearchIndexFile(search_chunks::SearchFiles);
 
 impl SearchIndexFile {
     fn encode(site: &Site) -> Self {
-        let (bytes, name) = search_index::encode(&search_index::entries(&site.pages, &site.config));
-        SearchIndexFile { bytes, name }
-    }
-
-    /// Its place below `dist/`.
-    fn file(&self) -> PathBuf {
-        PathBuf::from("assets").join(&self.name)
+        let entries = search_index::entries(&site.pages, &site.config);
+        SearchIndexFile(search_chunks::encode(&entries, &site.languages, &site.locales))
     }
 
     fn url(&self) -> String {
-        format!("/assets/{}", self.name)
+        format!("/assets/{}", self.0.manifest.path)
+    }
+
+    /// Each file's place below `dist/` and its bytes.
+    fn into_files(self) -> Vec<(PathBuf, Vec<u8>)> {
+        let SearchFiles { manifest, files } = self.0;
+        files
+            .into_iter()
+            .chain([manifest])
+            .map(|f| (PathBuf::from("assets").join(f.path), f.bytes))
+            .collect()
     }
 }
 
@@ -291,7 +294,7 @@ pub fn build(options: &BuildOptions) -> Result<BuildReport> {
     write_locale_files(&mut out, &site.locales)?;
     write_site_files(&mut out, &site, manifest.as_ref(), options.dev)?;
     remove_stale_files(&out)?;
-    out.changed += search_index_written.join().expect("search index writer")? as usize;
+    out.changed += search_index_written.join().expect("search index writer")?;
     compress_text_files(&options.out)?;
     Ok(BuildReport {
         pages: site.page_count(),
@@ -524,13 +527,30 @@ impl Written {
     }
 }
 
-/// The search index and its compressed siblings, written beside the pages: its compression is
-/// the largest file's, a second of CPU on a large site. The handle tells whether it changed.
-fn write_search_index_in_background(out: &mut Written, index: SearchIndexFile) -> JoinHandle<Result<bool>> {
-    let file = index.file();
-    let path = out.dir.join(&file);
-    out.files.insert(file);
-    std::thread::spawn(move || write_with_siblings(&path, index.bytes))
+/// The search index's files and their compressed siblings, written beside the pages: together
+/// they compress like the largest file, a second of CPU on a large site. The handle counts the
+/// files that changed.
+fn write_search_index_in_background(out: &mut Written, index: SearchIndexFile) -> JoinHandle<Result<usize>> {
+    let files: Vec<(PathBuf, Vec<u8>)> = index
+        .into_files()
+        .into_iter()
+        .map(|(file, bytes)| {
+            let path = out.dir.join(&file);
+            out.files.insert(file);
+            (path, bytes)
+        })
+        .collect();
+    std::thread::spawn(move || {
+        files
+            .into_par_iter()
+            .map(|(path, bytes)| {
+                if let Some(dir) = path.parent() {
+                    std::fs::create_dir_all(dir)?;
+                }
+                write_with_siblings(&path, bytes).map(usize::from)
+            })
+            .sum()
+    })
 }
 
 /// Fills each page's island slots and scripts, and writes the pages that changed. Pages are
@@ -634,10 +654,11 @@ fn write_site_files(out: &mut Written, site: &Site, manifest: Option<&Manifest>,
 }
 
 /// Removes what an earlier build wrote and this one did not. The UI build owns `assets/`, except
-/// the search indexes this build writes there.
+/// the search index this build writes there.
 fn remove_stale_files(out: &Written) -> Result<()> {
     remove_stale(&out.dir, &out.files, |p| {
         p.starts_with("assets")
+            && !p.starts_with("assets/search")
             && !p
                 .file_name()
                 .and_then(|n| n.to_str())

@@ -5,6 +5,7 @@
 mod common;
 
 use generator::site::{build, check, BuildOptions};
+use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use walkdir::WalkDir;
@@ -141,9 +142,30 @@ fn a_warm_rebuild_writes_nothing_and_an_edit_rewrites_little() {
         .unwrap()
         .replace("日本語の本文。", "日本語の本文を直した。");
     std::fs::write(&note, text).unwrap();
-    // The page, the search index and the Japanese feed (which holds the note in full) change;
-    // nothing else does.
-    assert_eq!(build(&options).unwrap().written, 3);
+    let search_files = || -> BTreeMap<String, Vec<u8>> {
+        WalkDir::new(out.path().join("assets/search"))
+            .into_iter()
+            .map(|e| e.unwrap())
+            .filter(|e| e.file_type().is_file() && e.path().extension().is_some_and(|x| x == "json"))
+            .map(|e| {
+                let path = e.path().strip_prefix(out.path()).unwrap().display().to_string();
+                (path, std::fs::read(e.path()).unwrap())
+            })
+            .collect()
+    };
+    let before = search_files();
+    // The page, the Japanese feed (which holds the note in full), the search index's manifest and
+    // the Japanese index files that hold the page's words change; nothing else does.
+    let written = build(&options).unwrap().written;
+    let after = search_files();
+    assert_eq!(before.keys().collect::<Vec<_>>(), after.keys().collect::<Vec<_>>());
+    let changed: Vec<&String> = after.keys().filter(|k| before[*k] != after[*k]).collect();
+    assert!(
+        !changed.is_empty() && changed.iter().all(|n| n.starts_with("assets/search/ja/")),
+        "{changed:?}"
+    );
+    assert!(changed.len() < after.len() / 3, "{changed:?}");
+    assert_eq!(written, 3 + changed.len());
     let page = std::fs::read_to_string(out.path().join("ja/notes/first/index.html")).unwrap();
     assert!(page.contains("日本語の本文を直した。"));
     let feed = std::fs::read_to_string(out.path().join("ja/atom.xml")).unwrap();

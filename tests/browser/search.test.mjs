@@ -45,7 +45,8 @@ describe('search page', () => {
       await page.getByRole('button', { name: 'Search', exact: true }).click();
       await results(page).first().waitFor();
       const count = await results(page).count();
-      assert.equal((await status(page).textContent()).trim(), `${count} results`);
+      // The first ten results, read from the chunks they need; more are read on request.
+      assert.equal((await status(page).textContent()).trim(), `At least ${count} results`);
       assert.equal((await resultPaths(page))[0], '/valuation-models/dcf');
       const mark = await results(page).first().locator('mark').first().textContent();
       assert.equal(mark.toLowerCase(), 'discounted');
@@ -56,6 +57,17 @@ describe('search page', () => {
       const firstOther = langs.findIndex((l) => l !== 'en');
       assert.ok(firstOther === -1 || langs.slice(firstOther).every((l) => l !== 'en'), langs.join(','));
       assert.deepEqual(page.indexRequests.length, 1, 'the index is fetched once');
+      const firstTitles = await results(page).locator('.search-result-title').allTextContents();
+      while (await page.getByRole('button', { name: 'Show more results' }).count()) {
+        const before = await results(page).count();
+        await page.getByRole('button', { name: 'Show more results' }).click();
+        await page.waitForFunction((n) => document.querySelectorAll('.search-results .search-result').length > n, before);
+      }
+      const all = await results(page).count();
+      assert.ok(all > count, `${all} after "show more", ${count} before`);
+      assert.equal((await status(page).textContent()).trim(), `${all} results`);
+      // Reading on keeps the first results where they were.
+      assert.deepEqual((await results(page).locator('.search-result-title').allTextContents()).slice(0, count), firstTitles);
 
       await results(page).first().locator('a').click();
       await page.waitForURL(`${server.url}/valuation-models/dcf`);
@@ -74,7 +86,8 @@ describe('search page', () => {
       const paths = await resultPaths(page);
       assert.equal(paths[0], '/zh/valuation-models/dcf');
       assert.equal(await results(page).first().locator('mark').first().textContent(), '折現');
-      assert.match((await status(page).textContent()).trim(), /^共 \d+ 筆結果$/);
+      assert.match((await status(page).textContent()).trim(), /^至少 \d+ 筆結果$/);
+      assert.equal(await page.getByRole('button', { name: '顯示更多結果' }).count(), 1);
       await results(page).first().locator('a').click();
       await page.waitForURL(`${server.url}/zh/valuation-models/dcf`);
       assert.deepEqual(page.problems(), []);
@@ -157,7 +170,99 @@ describe('search page', () => {
       await box.fill('liquidity');
       await box.press('Enter');
       await page.waitForFunction(() => new URL(location.href).searchParams.get('q') === 'liquidity');
-      assert.equal((await resultPaths(page))[0], '/notes/liquidity-risk');
+      // Its results come once the chunks it needs are fetched.
+      await page.waitForFunction(() => document.querySelector('.search-result-path')?.textContent === '/notes/liquidity-risk');
+      assert.deepEqual(page.problems(), []);
+    } finally {
+      await page.closeContext();
+    }
+  });
+
+  test('a query fetches only the index files it needs', async () => {
+    const page = await open(browser, `${server.url}/zh/search`);
+    try {
+      const files = [];
+      page.on('request', (r) => {
+        const url = new URL(r.url());
+        if (url.pathname.startsWith('/assets/search/')) files.push({ path: url.pathname, v: url.searchParams.get('v') });
+      });
+      await page.getByRole('searchbox').fill('折現');
+      await page.getByRole('searchbox').press('Enter');
+      await results(page).first().waitFor();
+      await page.waitForLoadState('networkidle');
+      const of = (re) => files.filter((f) => re.test(f.path)).map((f) => f.path);
+      const buckets = (lang) => [
+        of(new RegExp(`^/assets/search/${lang}/g\\d+\\.json$`)).length,
+        of(new RegExp(`^/assets/search/${lang}/i\\d+\\.json$`)).length,
+      ];
+      // Chinese: the one gram bucket and the one item bucket of a two-character query. The first
+      // ten results are all Chinese pages, so the other languages are not read yet.
+      assert.deepEqual(buckets('zh'), [1, 1], files.map((f) => f.path).join());
+      assert.deepEqual(
+        [buckets('en'), buckets('ja')],
+        [
+          [0, 0],
+          [0, 0],
+        ],
+      );
+      // pages: only Chinese ones (no other language's text holds 折現), as many as the results
+      // shown, plus at most one batch read past the last; no vocabulary
+      const chunks = of(/\/p\d+\.json$/);
+      const shown = await results(page).count();
+      assert.ok(
+        chunks.every((p) => p.startsWith('/assets/search/zh/')),
+        chunks.join(),
+      );
+      assert.ok(chunks.length >= shown && chunks.length <= shown + 8, `${chunks.length} chunks, ${shown} results`);
+      assert.equal(of(/\/v\.json$/).length, 0);
+      assert.ok(
+        files.every((f) => /^[\w-]{8}$/.test(f.v)),
+        'every file URL carries its language version',
+      );
+      // the same query again fetches nothing
+      files.length = 0;
+      await page.getByRole('searchbox').fill('折現率');
+      await page.getByRole('searchbox').fill('折現');
+      await page.getByRole('searchbox').press('Enter');
+      await page.waitForLoadState('networkidle');
+      assert.equal(of(/\/p\d+\.json$/).filter((p) => chunks.includes(p)).length, 0, 'chunks are fetched once');
+      assert.deepEqual(page.problems(), []);
+    } finally {
+      await page.closeContext();
+    }
+  });
+
+  test('snippets start and end at word boundaries and mark whole words', async () => {
+    const page = await open(browser, `${server.url}/search?q=discount`);
+    try {
+      await results(page).first().waitFor();
+      const snippets = await results(page).evaluateAll((lis) =>
+        lis.map((li) => {
+          const el = li.querySelector('.search-result-snippet');
+          return {
+            href: li.querySelector('a').href,
+            html: el.innerHTML,
+            text: el.textContent,
+            marks: [...el.querySelectorAll('mark')].map((m) => m.textContent),
+          };
+        }),
+      );
+      assert.ok(snippets.length > 3, `${snippets.length} snippets`);
+      const letter = /[\p{L}\p{N}]/u;
+      const wholeWordIn = (word, text) => new RegExp(`(^|[^\\p{L}\\p{N}])${word}($|[^\\p{L}\\p{N}])`, 'u').test(text);
+      for (const { href, html, text, marks } of snippets.slice(0, 4)) {
+        const [before, rest] = html.split('<mark>');
+        const after = rest.split('</mark>')[1];
+        // the mark is the whole word (discount, discounted, discounting…), nothing of it outside
+        assert.match(marks[0], /^discount\p{L}*$/iu, html);
+        assert.ok(!letter.test(before.at(-1) ?? ' ') && !letter.test(after[0] ?? ' '), html);
+        assert.ok(Array.from(before.replace('…', '')).length <= 50 && Array.from(after.replace('…', '')).length <= 50, html);
+        // the words at a cut are whole words of the page, not the tail or head of one
+        const pageText = (await (await page.request.get(href)).text()).replace(/<[^>]*>/g, ' ');
+        const words = text.replace(/…/g, ' ').match(/[\p{L}\p{N}]+/gu);
+        if (text.startsWith('…')) assert.ok(wholeWordIn(words[0], pageText), `${words[0]} in ${html}`);
+        if (text.endsWith('…')) assert.ok(wholeWordIn(words.at(-1), pageText), `${words.at(-1)} in ${html}`);
+      }
       assert.deepEqual(page.problems(), []);
     } finally {
       await page.closeContext();

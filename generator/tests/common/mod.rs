@@ -49,8 +49,33 @@ pub fn search_index(out: &Path) -> Vec<serde_json::Value> {
         })
         .collect();
     assert_eq!(files.len(), 1, "{files:?}");
-    let index: serde_json::Value = serde_json::from_slice(&std::fs::read(&files[0]).unwrap()).unwrap();
-    index["pages"].as_array().unwrap().clone()
+    search_index_pages(out, &files[0])
+}
+
+/// Every page of the chunked index whose manifest is `manifest`, as
+/// `{route, url, lang, title, text, keywords}`, language by language.
+pub fn search_index_pages(out: &Path, manifest: &Path) -> Vec<serde_json::Value> {
+    let read = |path: &Path| -> serde_json::Value { serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap() };
+    let manifest = read(manifest);
+    assert_eq!(manifest["version"], 2);
+    let mut pages = Vec::new();
+    for (lang, files) in manifest["langs"].as_object().unwrap() {
+        let count = files["pages"].as_u64().unwrap() as usize;
+        let per = files["per"].as_u64().unwrap() as usize;
+        for n in 0..count.div_ceil(per) {
+            for record in read(&out.join(format!("assets/search/{lang}/p{n}.json")))
+                .as_array()
+                .unwrap()
+            {
+                pages.push(serde_json::json!({
+                    "route": record[1], "url": record[2], "lang": lang, "title": record[3],
+                    "text": record[4], "keywords": record[5],
+                }));
+            }
+        }
+        assert_eq!(count, pages.iter().filter(|p| p["lang"] == *lang).count());
+    }
+    pages
 }
 
 /// The URL of every search index entry, each once.

@@ -15,6 +15,7 @@ import RegisterForm from '../islands/RegisterForm';
 import ForgotPasswordForm from '../islands/ForgotPasswordForm';
 import ResetPasswordForm from '../islands/ResetPasswordForm';
 import InviteForm from '../islands/InviteForm';
+import { encodeChunked } from '../search/testIndex';
 import Search from '../islands/Search';
 import BlogList from '../islands/BlogList';
 
@@ -26,22 +27,19 @@ const bundle = (lng: string) => ({
   sidebar: JSON.parse(readFileSync(path.join(localesDir, lng, 'sidebar.json'), 'utf8')),
 });
 
-const INDEX = {
-  version: 1,
-  pages: [
-    {
-      route: '/valuation-models/dcf',
-      url: '/valuation-models/dcf',
-      lang: 'en',
-      title: 'Discounted Cash Flow',
-      text: 'DCF values <b>future</b> cash flows.',
-      keywords: ['dcf'],
-    },
-    { route: '/', url: '/', lang: 'en', title: 'Home', text: 'Welcome.', keywords: [] },
-    { route: '/valuation-models', url: '/valuation-models', lang: 'en', title: 'Valuation Models', text: 'Models.', keywords: [] },
-    { route: '/investment-basics', url: '/investment-basics', lang: 'en', title: 'Investment Basics', text: 'Basics.', keywords: [] },
-  ],
-};
+const INDEX = encodeChunked([
+  {
+    route: '/valuation-models/dcf',
+    url: '/valuation-models/dcf',
+    lang: 'en',
+    title: 'Discounted Cash Flow',
+    text: 'DCF values <b>future</b> cash flows.',
+    keywords: ['dcf'],
+  },
+  { route: '/', url: '/', lang: 'en', title: 'Home', text: 'Welcome.', keywords: [] },
+  { route: '/valuation-models', url: '/valuation-models', lang: 'en', title: 'Valuation Models', text: 'Models.', keywords: [] },
+  { route: '/investment-basics', url: '/investment-basics', lang: 'en', title: 'Investment Basics', text: 'Basics.', keywords: [] },
+]);
 
 const FEED = {
   items: Array.from({ length: 6 }, (_, i) => ({
@@ -61,7 +59,9 @@ function fakeFetch(api: (path: string, init?: RequestInit) => Response = () => n
     const url = String(input);
     const locale = /^\/locales\/(en|zh|ja)\/translation\.json$/.exec(url);
     if (locale) return new Response(JSON.stringify(bundle(locale[1]).translation));
-    if (url.startsWith('/assets/search-index')) return new Response(JSON.stringify(INDEX));
+    if (url.startsWith('/assets/search-index')) return new Response(JSON.stringify(INDEX.manifest));
+    const file = /^\/assets\/search\/(\w+)\/(\w+)\.json\?v=/.exec(url);
+    if (file) return new Response(JSON.stringify(INDEX.files.get(`${file[1]}-${file[2]}`)));
     if (url === '/api/feed') return new Response(JSON.stringify(FEED));
     return api(url, init);
   });

@@ -1,11 +1,11 @@
 // The search page: a text box and a button over the generator's index.
 // States: loading translations → searching → results. Results follow every keystroke; the query
 // is kept in ?q= so a reload or the back button shows the same results.
-import { useDeferredValue, useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useDeferredValue, useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useIsland } from '../components/IslandRoot';
 import { isLang, languageTag, type Lang } from '../lib/languages';
-import { safeSearch, type PreparedIndex, type SearchOutcome } from '../search/search';
+import { RESULT_LIMIT, safeChunkedSearch, type ChunkedIndex, type ChunkedOutcome } from '../search/chunked';
 import { loadIndex, loadRouteLabels } from '../search/loadSearchData';
 import type { RouteLabels, SearchResult } from '../search/types';
 
@@ -54,7 +54,7 @@ export default function Search({ indexUrl, lang: langProp }: { indexUrl: string;
   // the results and ?q= stay those of the last real query).
   const [searched, setSearched] = useState('');
   const [phase, setPhase] = useState<Phase>('idle');
-  const [index, setIndex] = useState<PreparedIndex | null>(null);
+  const [index, setIndex] = useState<ChunkedIndex | null>(null);
   const [labels, setLabels] = useState<RouteLabels | undefined>(undefined);
   const query = useDeferredValue(searched);
   const started = useRef(false);
@@ -92,10 +92,24 @@ export default function Search({ indexUrl, lang: langProp }: { indexUrl: string;
     return () => clearTimeout(timer);
   }, [searched, phase]);
 
-  const outcome: SearchOutcome | null = useMemo(
-    () => (phase === 'ready' ? safeSearch(index, query, { lang, labels }) : null),
-    [phase, index, query, lang, labels],
-  );
+  // Each query fetches the index chunks it needs; an answer that arrives after a newer query
+  // started is dropped. "Show more" raises the limit for the same query.
+  const [limit, setLimit] = useState(RESULT_LIMIT);
+  const [answer, setAnswer] = useState<{ query: string; limit: number; outcome: ChunkedOutcome | null } | null>(null);
+  useEffect(() => setLimit(RESULT_LIMIT), [query]);
+  useEffect(() => {
+    if (phase !== 'ready') return;
+    let current = true;
+    safeChunkedSearch(index, query, { lang, labels }, limit).then((outcome) => {
+      if (current) setAnswer({ query, limit, outcome });
+    });
+    return () => {
+      current = false;
+    };
+  }, [phase, index, query, lang, labels, limit]);
+  // Until the new query's answer comes, the last results stay (a blank query keeps them too).
+  const outcome: ChunkedOutcome | null = answer?.outcome ?? null;
+  const pending = phase === 'ready' && !!query && answer?.query !== query;
 
   function changeInput(value: string) {
     setInput(value);
@@ -113,7 +127,9 @@ export default function Search({ indexUrl, lang: langProp }: { indexUrl: string;
 
   let status = '';
   if (phase === 'loadingTranslations') status = t('search.loadingTranslations', 'Loading translations…');
-  else if (phase === 'searching' && searched) status = t('search.searching', 'Searching…');
+  else if ((phase === 'searching' || (pending && !outcome)) && searched) status = t('search.searching', 'Searching…');
+  else if (outcome?.kind === 'results' && outcome.more)
+    status = t('search.countAtLeast', { count: outcome.results.length, defaultValue: 'At least {{count}} results' });
   else if (outcome?.kind === 'results') status = t('search.count', { count: outcome.results.length, defaultValue: '{{count}} results' });
 
   const noMatch = outcome && outcome.kind !== 'results';
@@ -143,11 +159,20 @@ export default function Search({ indexUrl, lang: langProp }: { indexUrl: string;
           </button>
         </div>
       </form>
-      <p className="search-status" role="status" aria-busy={phase === 'loadingTranslations' || phase === 'searching' || undefined}>
+      <p
+        className="search-status"
+        role="status"
+        aria-busy={phase === 'loadingTranslations' || phase === 'searching' || pending || undefined}
+      >
         {status}
       </p>
       {outcome?.kind === 'results' ? (
         <ResultList results={outcome.results} pageLang={lang} label={t('search.results', 'Search results')} />
+      ) : null}
+      {outcome?.kind === 'results' && outcome.more ? (
+        <button type="button" className="button search-more" onClick={() => setLimit(outcome.results.length + RESULT_LIMIT)}>
+          {t('search.more', 'Show more results')}
+        </button>
       ) : null}
       {noMatch ? (
         <div className="search-empty">

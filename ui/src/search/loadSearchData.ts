@@ -1,7 +1,8 @@
 import { fetchJsonWithRetry } from '../lib/localeLoader';
-import { BUILTIN_LABELS, labelsFromTranslations, prepareIndex, type PreparedIndex } from './search';
+import { BUILTIN_LABELS, labelsFromTranslations } from './search';
+import { ChunkedIndex, type ChunkedManifest } from './chunked';
 import { LANGUAGES } from '../lib/languages';
-import type { RouteLabels, SearchIndex } from './types';
+import type { RouteLabels } from './types';
 
 /**
  * The search page reads all three translation files itself, so a Japanese
@@ -30,9 +31,10 @@ export async function loadRouteLabels(
   return { labels, failed };
 }
 
-/** The generator's index, fetched only by the search page. */
-export async function loadIndex(url: string): Promise<PreparedIndex> {
+/** The generator's index manifest, fetched only by the search page; its chunks sit in `search/` beside it. */
+export async function loadIndex(url: string): Promise<ChunkedIndex> {
   const res = await fetch(url, { headers: { Accept: 'application/json' } });
   if (!res.ok) throw new Error(`search index answered ${res.status}`);
-  return prepareIndex((await res.json()) as SearchIndex);
+  const base = url.slice(0, url.lastIndexOf('/')) + '/search';
+  return new ChunkedIndex((await res.json()) as ChunkedManifest, base);
 }

@@ -17,7 +17,7 @@ export const RECOMMENDED_ROUTES = ['/', '/valuation-models', '/investment-basics
 export const FUZZY_WEIGHT = { title: 1, keyword: 0.9, route: 0.85 } as const;
 
 /** Items shorter than this are not looked for inside the query: one letter is in everything. */
-const MIN_ITEM_IN_QUERY = 2;
+export const MIN_ITEM_IN_QUERY = 2;
 
 /** An index page with its fields lowered once, so a keystroke costs only the comparisons. */
 export interface PreparedPage {
@@ -66,33 +66,34 @@ export function routeKey(route: string): string {
   return parts.length ? parts[parts.length - 1] : 'home';
 }
 
+/** One index page with its fields lowered once; `order` ranks it among equals. */
+export function preparePage(page: IndexPage, order: number): PreparedPage {
+  const keywords = (page.keywords ?? []).map((k) => String(k).toLowerCase());
+  const segments = page.route
+    .toLowerCase()
+    .split('/')
+    .filter(Boolean)
+    .flatMap((s) => [s, s.replace(/-/g, ' ')]);
+  const title = (page.title ?? '').toLowerCase();
+  return {
+    page,
+    order,
+    keywords,
+    route: page.route.toLowerCase(),
+    segments,
+    title,
+    text: (page.text ?? '').toLowerCase(),
+    fuzzy: [
+      ...[title].filter(Boolean).map((t) => candidate(t, FUZZY_WEIGHT.title)),
+      ...keywords.filter(Boolean).map((k) => candidate(k, FUZZY_WEIGHT.keyword)),
+      ...segments.map((s) => candidate(s, FUZZY_WEIGHT.route)),
+    ],
+  };
+}
+
 export function prepareIndex(index: SearchIndex): PreparedIndex {
   if (!index || !Array.isArray(index.pages)) throw new Error('search index has no pages');
-  return {
-    pages: index.pages
-      .map((page, order) => ({
-        page,
-        order,
-        keywords: (page.keywords ?? []).map((k) => String(k).toLowerCase()),
-        route: page.route.toLowerCase(),
-        segments: page.route
-          .toLowerCase()
-          .split('/')
-          .filter(Boolean)
-          .flatMap((s) => [s, s.replace(/-/g, ' ')]),
-        title: (page.title ?? '').toLowerCase(),
-        text: (page.text ?? '').toLowerCase(),
-        fuzzy: [],
-      }))
-      .map((p) => ({
-        ...p,
-        fuzzy: [
-          ...[p.title].filter(Boolean).map((t) => candidate(t, FUZZY_WEIGHT.title)),
-          ...p.keywords.filter(Boolean).map((k) => candidate(k, FUZZY_WEIGHT.keyword)),
-          ...p.segments.map((s) => candidate(s, FUZZY_WEIGHT.route)),
-        ],
-      })),
-  };
+  return { pages: index.pages.map(preparePage) };
 }
 
 /** Substring matching in both directions, case already lowered. */
@@ -105,7 +106,7 @@ function labelFor(p: PreparedPage, labels: RouteLabels | undefined): string {
   return labels?.[p.page.lang]?.[routeKey(p.page.route)]?.toLowerCase() ?? '';
 }
 
-interface Hit {
+export interface Hit {
   p: PreparedPage;
   priority: number;
   kind: ResultKind;
@@ -125,7 +126,7 @@ function matchKind(items: string[], q: string): { how: 'direct' | 'reverse'; ite
   return reverse !== undefined ? { how: 'reverse', item: reverse } : null;
 }
 
-function matchPage(p: PreparedPage, q: string, labels: RouteLabels | undefined): Hit | null {
+export function matchPage(p: PreparedPage, q: string, labels: RouteLabels | undefined): Hit | null {
   const hit = (priority: number, kind: ResultKind, m: { how: string; item: string }): Hit => ({
     p,
     priority,
@@ -143,7 +144,7 @@ function matchPage(p: PreparedPage, q: string, labels: RouteLabels | undefined):
   return null;
 }
 
-function toResult(hit: Hit, priority = hit.priority, kind = hit.kind): SearchResult {
+export function toResult(hit: Hit, priority = hit.priority, kind = hit.kind): SearchResult {
   const { page } = hit.p;
   return {
     path: page.url,
@@ -158,7 +159,7 @@ function toResult(hit: Hit, priority = hit.priority, kind = hit.kind): SearchRes
 }
 
 /** Page language first, then priority, direct before reverse, title hits, then index order. */
-function compareHits(lang: string) {
+export function compareHits(lang: string) {
   return (a: Hit, b: Hit) =>
     Number(a.p.page.lang !== lang) - Number(b.p.page.lang !== lang) ||
     a.priority - b.priority ||
@@ -188,7 +189,7 @@ function labelCandidate(p: PreparedPage, labels: RouteLabels | undefined): Fuzzy
  * best so far even when equal to the query is not measured, so a keystroke with no match stays
  * cheap. Among equals, the page in the page's language, then the first in the index.
  */
-function bestFuzzy(index: PreparedIndex, q: string, opts: SearchOptions): Hit | null {
+export function bestFuzzy(index: PreparedIndex, q: string, opts: SearchOptions): Hit | null {
   const scorer = new FuzzyScorer(q);
   let best: { p: PreparedPage; term: string; score: number } | null = null;
   for (const p of index.pages) {
