@@ -126,26 +126,27 @@ fn spread(entries: Vec<(String, Value)>, key: impl Fn(&str) -> &str) -> Vec<serd
     maps
 }
 
-/// One language's files, added to `files`, and its part of the manifest.
-fn language_files(
-    lang: &str,
-    entries: &[(usize, &IndexEntry)],
-    locales: &Locales,
-    files: &mut Vec<SearchFile>,
-) -> Value {
-    let pages = entries.len();
-    let mut meta_ids: HashMap<&str, Vec<u32>> = HashMap::new();
-    let mut text_ids: HashMap<&str, Vec<u32>> = HashMap::new();
-    let mut item_ids: BTreeMap<String, Vec<u32>> = BTreeMap::new();
-    let items: Vec<Vec<String>> = entries.iter().map(|(_, e)| page_items(e)).collect();
-    let texts: Vec<String> = entries.iter().map(|(_, e)| e.text.to_lowercase()).collect();
-    for (id, (page_items, text)) in items.iter().zip(&texts).enumerate() {
+/// Which pages hold each n-gram: in a title, keyword or route (`meta`) and in the text; and which
+/// pages hold each whole item (title, keyword, route) a longer query may contain.
+struct Postings<'e> {
+    meta: HashMap<&'e str, Vec<u32>>,
+    text: HashMap<&'e str, Vec<u32>>,
+    items: BTreeMap<String, Vec<u32>>,
+}
+
+fn postings<'e>(items: &'e [Vec<String>], texts: &'e [String]) -> Postings<'e> {
+    let mut p = Postings {
+        meta: HashMap::new(),
+        text: HashMap::new(),
+        items: BTreeMap::new(),
+    };
+    for (id, (page_items, text)) in items.iter().zip(texts).enumerate() {
         let id = id as u32;
         let mut meta = HashSet::new();
         for item in page_items {
             grams_of(item, &mut meta);
             if first_bigram(item).is_some() {
-                let ids = item_ids.entry(item.clone()).or_default();
+                let ids = p.items.entry(item.clone()).or_default();
                 if ids.last() != Some(&id) {
                     ids.push(id);
                 }
@@ -154,65 +155,47 @@ fn language_files(
         let mut in_text = HashSet::new();
         grams_of(text, &mut in_text);
         for gram in meta {
-            meta_ids.entry(gram).or_default().push(id);
+            p.meta.entry(gram).or_default().push(id);
         }
         for gram in in_text {
-            text_ids.entry(gram).or_default().push(id);
+            p.text.entry(gram).or_default().push(id);
         }
     }
-    let mut out: Vec<(String, Value)> = Vec::new();
+    p
+}
 
-    // gram -> [pages holding it in a title/keyword/route, pages holding it in the text]
-    let grams: HashSet<&str> = meta_ids.keys().chain(text_ids.keys()).copied().collect();
-    let mut gram_entries: Vec<(String, Value)> = grams
-        .into_iter()
-        .map(|g| {
-            let meta = posting(meta_ids.get(g).map(Vec::as_slice).unwrap_or(&[]), pages);
-            let text = posting(text_ids.get(g).map(Vec::as_slice).unwrap_or(&[]), pages);
-            (g.to_string(), json!([meta, text]))
-        })
-        .collect();
-    gram_entries.sort_by(|a, b| a.0.cmp(&b.0));
-    let gram_buckets = spread(gram_entries, |g| g);
-    let gram_count = gram_buckets.len();
+/// Buckets named `{prefix}0`, `{prefix}1`, ..., and how many there are.
+fn named(prefix: &str, buckets: Vec<serde_json::Map<String, Value>>, out: &mut Vec<(String, Value)>) -> usize {
+    let count = buckets.len();
     out.extend(
-        gram_buckets
+        buckets
             .into_iter()
             .enumerate()
-            .map(|(n, b)| (format!("g{n}"), Value::Object(b))),
+            .map(|(n, b)| (format!("{prefix}{n}"), Value::Object(b))),
     );
-    let item_entries: Vec<(String, Value)> = item_ids.into_iter().map(|(i, ids)| (i, posting(&ids, pages))).collect();
-    let item_buckets = spread(item_entries, |i| first_bigram(i).expect("items have two characters"));
-    let item_count = item_buckets.len();
-    out.extend(
-        item_buckets
-            .into_iter()
-            .enumerate()
-            .map(|(n, b)| (format!("i{n}"), Value::Object(b))),
-    );
+    count
+}
 
-    // Page chunks of `per` pages each: [[order, route, url, title, text, keywords], ...].
+/// Page chunks of `per` pages each, `[[order, route, url, title, text, keywords], ...]`, and `per`.
+fn page_chunks(entries: &[(usize, &IndexEntry)], out: &mut Vec<(String, Value)>) -> usize {
     let records: Vec<Value> = entries
         .iter()
         .map(|(order, e)| json!([order, e.route, e.url, e.title, e.text, e.keywords]))
         .collect();
     let bytes: usize = records.iter().map(|r| r.to_string().len()).sum();
-    let per = (CHUNK_BYTES * pages / bytes.max(1)).clamp(1, MAX_PAGES_PER_CHUNK);
+    let per = (CHUNK_BYTES * entries.len() / bytes.max(1)).clamp(1, MAX_PAGES_PER_CHUNK);
     out.extend(
         records
             .chunks(per)
             .enumerate()
             .map(|(n, c)| (format!("p{n}"), json!(c))),
     );
+    per
+}
 
-    let vocab: Vec<Value> = entries
-        .iter()
-        .map(|(_, e)| json!([e.route, e.title, e.keywords]))
-        .collect();
-    out.push(("v".to_string(), json!(vocab)));
-
-    // Route keys a label may name (the translations' breadcrumb segments) and the top-level
-    // routes (the recommendations): the pages behind each, looked up without fetching a bucket.
+/// Route keys a label may name (the translations' breadcrumb segments) and the top-level routes
+/// (the recommendations): the pages behind each, looked up without fetching a bucket.
+fn route_keys<'e>(lang: &str, entries: &'e [(usize, &IndexEntry)], locales: &Locales) -> BTreeMap<&'e str, Vec<u32>> {
     let mut keys: BTreeMap<&str, Vec<u32>> = BTreeMap::new();
     for (id, (_, e)) in entries.iter().enumerate() {
         let key = route_key(&e.route);
@@ -224,6 +207,48 @@ fn language_files(
             keys.entry(key).or_default().push(id as u32);
         }
     }
+    keys
+}
+
+/// One language's files, added to `files`, and its part of the manifest.
+fn language_files(
+    lang: &str,
+    entries: &[(usize, &IndexEntry)],
+    locales: &Locales,
+    files: &mut Vec<SearchFile>,
+) -> Value {
+    let pages = entries.len();
+    let items: Vec<Vec<String>> = entries.iter().map(|(_, e)| page_items(e)).collect();
+    let texts: Vec<String> = entries.iter().map(|(_, e)| e.text.to_lowercase()).collect();
+    let ids = postings(&items, &texts);
+    let mut out: Vec<(String, Value)> = Vec::new();
+
+    // gram -> [pages holding it in a title/keyword/route, pages holding it in the text]
+    let grams: HashSet<&str> = ids.meta.keys().chain(ids.text.keys()).copied().collect();
+    let mut gram_entries: Vec<(String, Value)> = grams
+        .into_iter()
+        .map(|g| {
+            let meta = posting(ids.meta.get(g).map(Vec::as_slice).unwrap_or(&[]), pages);
+            let text = posting(ids.text.get(g).map(Vec::as_slice).unwrap_or(&[]), pages);
+            (g.to_string(), json!([meta, text]))
+        })
+        .collect();
+    gram_entries.sort_by(|a, b| a.0.cmp(&b.0));
+    let gram_count = named("g", spread(gram_entries, |g| g), &mut out);
+    let item_entries: Vec<(String, Value)> = ids
+        .items
+        .into_iter()
+        .map(|(i, ids)| (i, posting(&ids, pages)))
+        .collect();
+    let item_buckets = spread(item_entries, |i| first_bigram(i).expect("items have two characters"));
+    let item_count = named("i", item_buckets, &mut out);
+    let per = page_chunks(entries, &mut out);
+    let vocab: Vec<Value> = entries
+        .iter()
+        .map(|(_, e)| json!([e.route, e.title, e.keywords]))
+        .collect();
+    out.push(("v".to_string(), json!(vocab)));
+    let keys = route_keys(lang, entries, locales);
 
     let mut version = Sha256::new();
     for (name, value) in out {

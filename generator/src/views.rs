@@ -389,21 +389,7 @@ impl ViewContext<'_> {
                     .collect()
             }
             PageKind::Entry { collection } => view.back = Some(self.back_link(collection, lang)),
-            PageKind::TagIndex => {
-                let tags: Vec<String> = self
-                    .pages
-                    .routes()
-                    .filter_map(|r| r.strip_prefix(&format!("{}/", crate::tags::INDEX_ROUTE)))
-                    .map(String::from)
-                    .collect();
-                view.all_tags = self.tag_links(&tags, lang);
-                for (link, tag) in view.all_tags.iter_mut().zip(&tags) {
-                    link.count = Some(self.pages.tagged(tag, lang).len());
-                }
-                // The most used first, as a reader scanning the topics would look for them.
-                view.all_tags
-                    .sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.name.cmp(&b.name)));
-            }
+            PageKind::TagIndex => view.all_tags = self.all_tags(lang),
             PageKind::Tag { tag } => {
                 view.children = self.pages.tagged(tag, lang).into_iter().map(|p| self.link(p)).collect();
                 view.back = Some(BackLink {
@@ -438,6 +424,23 @@ impl ViewContext<'_> {
 
     /// `tags` as links to their pages, named in `lang`. Only the tag index counts their pages:
     /// counting on every tagged page would read the whole site once per tag of each page.
+    /// Every tag with its page count, the most used first, as a reader scanning the topics would
+    /// look for them.
+    fn all_tags(&self, lang: &str) -> Vec<TagLink> {
+        let tags: Vec<String> = self
+            .pages
+            .routes()
+            .filter_map(|r| r.strip_prefix(&format!("{}/", crate::tags::INDEX_ROUTE)))
+            .map(String::from)
+            .collect();
+        let mut links = self.tag_links(&tags, lang);
+        for (link, tag) in links.iter_mut().zip(&tags) {
+            link.count = Some(self.pages.tagged(tag, lang).len());
+        }
+        links.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.name.cmp(&b.name)));
+        links
+    }
+
     fn tag_links(&self, tags: &[String], lang: &str) -> Vec<TagLink> {
         tags.iter()
             .map(|tag| TagLink {
