@@ -1,10 +1,10 @@
 // axe-core on every page type, light and dark, desktop and mobile: no serious or critical
 // violations.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { launchBrowser, openPage, startServer, waitForStillness } from './harness.mjs';
+import { openPage, useServerAndBrowser, waitForStillness } from './harness.mjs';
 
 const require = createRequire(import.meta.url);
 const axeSource = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -34,15 +34,8 @@ const VARIANTS = [
 
 let server;
 let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
+useServerAndBrowser((s, b) => {
+  [server, browser] = [s, b];
 });
 
 /** Runs axe in the page (through the DevTools protocol, so the page's CSP does not apply). */

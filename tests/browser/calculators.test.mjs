@@ -2,23 +2,17 @@
 // article's example, follow typing and the keyboard, keep their inputs in the address (a shared
 // link restores them), explain bad input next to the field in the page's language, read without
 // JavaScript, and stay within their weight budget on their own pages only.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { distDir, launchBrowser, openPage, startServer, waitForIslands } from './harness.mjs';
+import { distDir, openPage, useServerAndBrowser, waitForIslands } from './harness.mjs';
 
 let server;
 let browser;
-
-before(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
+useServerAndBrowser((s, b) => {
+  [server, browser] = [s, b];
 });
 
 const headline = (page) => page.locator('.calc [aria-live="polite"]').textContent();

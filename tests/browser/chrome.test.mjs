@@ -1,21 +1,23 @@
 // The site chrome in a real browser against the real server: top bar, sidebar, dark mode,
 // language, welcome dialog, profile image, logout, chunk failures, and pages without JavaScript.
 // Every behaviour at 1280px and 375px, in light and dark mode.
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createMember, launchBrowser, logIn, nextFrames, openPage, startServer, waitForIslands, waitForStillness } from './harness.mjs';
+import {
+  createMember,
+  launchBrowser,
+  logIn,
+  nextFrames,
+  openPage,
+  useServerAndBrowser,
+  waitForIslands,
+  waitForStillness,
+} from './harness.mjs';
 
 let server;
 let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
+useServerAndBrowser((s, b) => {
+  [server, browser] = [s, b];
 });
 
 const isMobile = (width) => width <= 768;

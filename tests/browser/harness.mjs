@@ -6,6 +6,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { chromium } from 'playwright-core';
@@ -183,6 +184,23 @@ const HYDRATION = /hydrat|did not match|server rendered|Minified React error #(4
  * 4xx/5xx answers the test expects (e.g. /^\/api\/denglu$/ for a wrong password).
  * `page.problems()` lists every console error, page error, hydration warning and failed response so far.
  */
+/**
+ * One server and one browser for the tests of a file (or of the `describe` it is called in):
+ * started together before them, handed to `ready`, and stopped after them.
+ */
+export function useServerAndBrowser(ready) {
+  let server;
+  let browser;
+  before(async () => {
+    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+    ready(server, browser);
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+}
+
 export async function openPage(
   browser,
   url,

@@ -1,23 +1,16 @@
 // Reading the articles on a phone and a desktop: no page scrolls sideways, formulas are typeset
 // in the math font and scroll in their own box, tables of figures line their numbers up, Japanese
 // and Chinese pages use their own fonts and break lines properly, and form fields are visible.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { distDir, launchBrowser, openPage, startServer, waitForIslands } from './harness.mjs';
+import { distDir, openPage, useServerAndBrowser, waitForIslands } from './harness.mjs';
 
 let server;
 let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
+useServerAndBrowser((s, b) => {
+  [server, browser] = [s, b];
 });
 
 const LANGS = ['', '/zh', '/ja'];

@@ -1,8 +1,8 @@
 // The search page against the real server and the generator's real index: English, Chinese and
 // Japanese queries, clicking a result, no-match suggestions, escaping, and its failure paths.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, nextFrames, openPage, startServer, waitForIslands } from './harness.mjs';
+import { nextFrames, openPage, useServerAndBrowser, waitForIslands } from './harness.mjs';
 
 /** openPage, with routes set and the index requests counted from the very first request on. */
 async function open(browser, url, { routes = async () => {}, ...options } = {}) {
@@ -27,14 +27,8 @@ async function resultPaths(page) {
 describe('search page', () => {
   let server;
   let browser;
-
-  before(async () => {
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
+  useServerAndBrowser((s, b) => {
+    [server, browser] = [s, b];
   });
 
   test('an English term: count, highlighted snippet, ?q= in the address, click through', async () => {
@@ -236,16 +230,19 @@ describe('search page', () => {
     const page = await open(browser, `${server.url}/search?q=discount`);
     try {
       await results(page).first().waitFor();
+      // A tag page matches by its name and has no text to quote: only results with a snippet.
       const snippets = await results(page).evaluateAll((lis) =>
-        lis.map((li) => {
-          const el = li.querySelector('.search-result-snippet');
-          return {
-            href: li.querySelector('a').href,
-            html: el.innerHTML,
-            text: el.textContent,
-            marks: [...el.querySelectorAll('mark')].map((m) => m.textContent),
-          };
-        }),
+        lis
+          .filter((li) => li.querySelector('.search-result-snippet'))
+          .map((li) => {
+            const el = li.querySelector('.search-result-snippet');
+            return {
+              href: li.querySelector('a').href,
+              html: el.innerHTML,
+              text: el.textContent,
+              marks: [...el.querySelectorAll('mark')].map((m) => m.textContent),
+            };
+          }),
       );
       assert.ok(snippets.length > 3, `${snippets.length} snippets`);
       const letter = /[\p{L}\p{N}]/u;
