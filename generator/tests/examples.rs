@@ -483,7 +483,13 @@ fn price_book(value: &serde_yaml::Value, f: &mut Figures) {
         e.price / e.book_value_per_share,
         Shown::Plain(2),
     );
+    pb_buyback(&e, book, bvps, f);
+    pb_justified(&e, f);
+}
 
+/// A buyback at the market price: fewer shares, less book value, and a higher P/B.
+fn pb_buyback(e: &PriceBook, book: f64, bvps: f64, f: &mut Figures) {
+    let b = &e.buyback;
     let retired = b.amount / e.price;
     f.result(
         "buyback.shares_retired",
@@ -527,7 +533,10 @@ fn price_book(value: &serde_yaml::Value, f: &mut Figures) {
         "the buyback shrinks book value per share and raises P/B",
         b.pb_after > e.pb && bvps_after < bvps,
     );
+}
 
+/// The P/B that the company's ROE, payout and required return justify.
+fn pb_justified(e: &PriceBook, f: &mut Figures) {
     let j = &e.justified;
     f.input("justified.roe", j.roe, Shown::Percent(0));
     f.input("justified.payout", j.payout, Shown::Percent(0));
@@ -634,8 +643,22 @@ fn company_value(cash_flows: &[f64], r: f64, g: f64) -> f64 {
 
 fn discounted_cash_flow(value: &serde_yaml::Value, f: &mut Figures) {
     let e: DiscountedCashFlow = parse(value, "dcf");
+    dcf_lottery(&e.lottery, f);
+    let c = &e.company;
+    let (factors, explicit) = dcf_explicit_forecast(c, f);
+    let ev = dcf_terminal_and_equity(c, &factors, explicit, f);
+    dcf_mid_year(c, ev, f);
+    f.sensitivity(
+        "company.sensitivity",
+        &c.sensitivity,
+        (c.discount_rate, c.terminal_growth, c.value_per_share),
+        Shown::Dollars(2),
+        |r, g| (company_value(&c.cash_flows, r, g) - c.net_debt) / c.shares,
+    );
+}
 
-    let l = &e.lottery;
+/// A prize now or a larger one later: its present value at two rates and the break-even rate.
+fn dcf_lottery(l: &Lottery, f: &mut Figures) {
     f.input("lottery.prize_now", l.prize_now, Shown::Dollars(0));
     f.input("lottery.prize_later", l.prize_later, Shown::Dollars(0));
     f.input("lottery.rate", l.rate, Shown::Percent(0));
@@ -663,8 +686,11 @@ fn discounted_cash_flow(value: &serde_yaml::Value, f: &mut Figures) {
         "taking the prize now is better at the higher rate",
         pv_high < l.prize_now,
     );
+}
 
-    let c = &e.company;
+/// Company D's forecast years discounted one by one; returns the exact discount factors and the
+/// exact present value of the forecast.
+fn dcf_explicit_forecast(c: &Company, f: &mut Figures) -> (Vec<f64>, f64) {
     let r = c.discount_rate;
     let n = c.cash_flows.len();
     assert!(
@@ -699,6 +725,13 @@ fn discounted_cash_flow(value: &serde_yaml::Value, f: &mut Figures) {
         shown_sum,
         Shown::Amount(2),
     );
+    (factors, explicit)
+}
+
+/// The terminal value on top of the forecast, and the equity per share it leaves after net debt;
+/// returns the exact enterprise value.
+fn dcf_terminal_and_equity(c: &Company, factors: &[f64], explicit: f64, f: &mut Figures) -> f64 {
+    let (r, n) = (c.discount_rate, c.cash_flows.len());
     let last = c.cash_flows[n - 1];
     let tv = last * (1.0 + c.terminal_growth) / (r - c.terminal_growth);
     f.result("company.terminal_value", c.terminal_value, tv, tv, Shown::Amount(2));
@@ -738,10 +771,13 @@ fn discounted_cash_flow(value: &serde_yaml::Value, f: &mut Figures) {
         "the terminal value is about 71% of the total",
         (tv_pv / ev - 0.71).abs() < 0.005,
     );
+    ev
+}
 
-    // Cash arriving through the year is, on average, half a year earlier than year-end.
+/// Cash arriving through the year is, on average, half a year earlier than year-end.
+fn dcf_mid_year(c: &Company, ev: f64, f: &mut Figures) {
     let m = &c.mid_year;
-    let half_year = (1.0 + r).sqrt();
+    let half_year = (1.0 + c.discount_rate).sqrt();
     f.result("company.mid_year.factor", m.factor, half_year, half_year, FACTOR);
     let ev_mid = ev * half_year;
     f.result(
@@ -764,14 +800,6 @@ fn discounted_cash_flow(value: &serde_yaml::Value, f: &mut Figures) {
         (ev_mid - c.net_debt) / c.shares,
         m.equity_value / c.shares,
         Shown::Dollars(2),
-    );
-
-    f.sensitivity(
-        "company.sensitivity",
-        &c.sensitivity,
-        (r, c.terminal_growth, c.value_per_share),
-        Shown::Dollars(2),
-        |r, g| (company_value(&c.cash_flows, r, g) - c.net_debt) / c.shares,
     );
 }
 
@@ -937,7 +965,14 @@ fn enterprise_multiple(value: &serde_yaml::Value, f: &mut Figures) {
     f.input("ebitda", e.ebitda, Shown::Amount(0));
     f.input("revenue", e.revenue, Shown::Amount(0));
     f.input("peer_ev_ebitda", e.peer_ev_ebitda, Shown::Plain(1));
-    // Treasury-stock method: the exercise money buys shares back at the market price.
+    let diluted = diluted_shares(&e, f);
+    ev_and_multiples(&e, diluted, f);
+    exit_multiple(&e.exit, f);
+}
+
+/// Treasury-stock method: the exercise money buys shares back at the market price. Returns the
+/// exact diluted share count.
+fn diluted_shares(e: &EnterpriseMultiple, f: &mut Figures) -> f64 {
     assert!(e.strike < e.share_price, "ev-ebitda: the options must be in the money");
     let repurchased = e.options * e.strike / e.share_price;
     f.result(
@@ -955,6 +990,11 @@ fn enterprise_multiple(value: &serde_yaml::Value, f: &mut Figures) {
         e.basic_shares + e.options - e.shares_repurchased,
         Shown::Amount(0),
     );
+    diluted
+}
+
+/// Equity plus the other claims, the company's multiples, and the price its peers' multiple implies.
+fn ev_and_multiples(e: &EnterpriseMultiple, diluted: f64, f: &mut Figures) {
     let equity = e.share_price * diluted;
     f.result(
         "equity_value",
@@ -1012,10 +1052,11 @@ fn enterprise_multiple(value: &serde_yaml::Value, f: &mut Figures) {
         "the company trades below its peers' multiple",
         e.ev_ebitda < e.peer_ev_ebitda,
     );
+}
 
-    // The exit multiple, applied to Company D of the DCF article.
+/// The exit multiple, applied to Company D of the DCF article.
+fn exit_multiple(x: &ExitMultiple, f: &mut Figures) {
     let d = company_d();
-    let x = &e.exit;
     let n = d.cash_flows.len();
     let r = d.discount_rate;
     f.same(
@@ -1153,8 +1194,24 @@ struct MultiStage {
 
 fn dividend_discount(value: &serde_yaml::Value, f: &mut Figures) {
     let e: DividendDiscount = parse(value, "ddm");
-
     let g = &e.gordon;
+    let price = ddm_gordon(g, f);
+    ddm_justified_multiples(&e.justified, g, price, f);
+    ddm_h_model(&e.h_model, g, price, f);
+    ddm_mid_year(&e.mid_year, g, price, f);
+    f.sensitivity(
+        "sensitivity",
+        &e.sensitivity,
+        (g.required_return, g.growth, g.price),
+        Shown::Dollars(2),
+        |r, growth| g.last_dividend * (1.0 + growth) / (r - growth),
+    );
+    let (factors, last_dividend, dividends_value) = ddm_high_growth(&e.multi_stage, f);
+    ddm_stable_stage(&e.multi_stage, &factors, last_dividend, dividends_value, f);
+}
+
+/// Constant growth forever; returns the exact price.
+fn ddm_gordon(g: &Gordon, f: &mut Figures) -> f64 {
     assert!(
         g.growth < g.required_return,
         "ddm: Gordon growth must be below the required return"
@@ -1179,9 +1236,12 @@ fn dividend_discount(value: &serde_yaml::Value, f: &mut Figures) {
         "one point more growth lifts the value by about a quarter",
         (faster / price - 1.25).abs() < 0.03,
     );
+    price
+}
 
-    // Justified multiples of the same company: its growth must be the sustainable b × ROE.
-    let j = &e.justified;
+/// Justified multiples of the same company: its growth must be the sustainable b × ROE.
+fn ddm_justified_multiples(j: &JustifiedMultiples, g: &Gordon, price: f64, f: &mut Figures) {
+    let spread = g.required_return - g.growth;
     f.input("justified.eps", j.eps, Shown::Dollars(2));
     f.input("justified.roe", j.roe, Shown::Percent(0));
     let payout = g.last_dividend / j.eps;
@@ -1242,9 +1302,11 @@ fn dividend_discount(value: &serde_yaml::Value, f: &mut Figures) {
         "the justified multiples give back the Gordon price",
         (trailing * j.eps - price).abs() < 1e-6 && (pb * bvps - price).abs() < 1e-6,
     );
+}
 
-    // H-model: growth fading in a straight line from the initial rate to the Gordon rate.
-    let h = &e.h_model;
+/// H-model: growth fading in a straight line from the initial rate to the Gordon rate.
+fn ddm_h_model(h: &HModel, g: &Gordon, price: f64, f: &mut Figures) {
+    let spread = g.required_return - g.growth;
     f.input("h_model.initial_growth", h.initial_growth, Shown::Percent(0));
     f.input("h_model.years", h.years, Shown::Plain(0));
     f.result(
@@ -1270,8 +1332,10 @@ fn dividend_discount(value: &serde_yaml::Value, f: &mut Figures) {
         h.stable_value + h.extra_value,
         Shown::Dollars(2),
     );
+}
 
-    let m = &e.mid_year;
+/// The Gordon price with dividends arriving mid-year on average.
+fn ddm_mid_year(m: &GordonMidYear, g: &Gordon, price: f64, f: &mut Figures) {
     let half_year = (1.0 + g.required_return).sqrt();
     f.result("mid_year.factor", m.factor, half_year, half_year, FACTOR);
     f.result(
@@ -1281,16 +1345,11 @@ fn dividend_discount(value: &serde_yaml::Value, f: &mut Figures) {
         g.price * m.factor,
         Shown::Dollars(2),
     );
+}
 
-    f.sensitivity(
-        "sensitivity",
-        &e.sensitivity,
-        (g.required_return, g.growth, g.price),
-        Shown::Dollars(2),
-        |r, growth| g.last_dividend * (1.0 + growth) / (r - growth),
-    );
-
-    let m = &e.multi_stage;
+/// The high-growth years of the multi-stage model, dividend by dividend; returns the exact
+/// discount factors, the exact last high-growth dividend and the exact present value of them all.
+fn ddm_high_growth(m: &MultiStage, f: &mut Figures) -> (Vec<f64>, f64, f64) {
     let r = m.required_return;
     let n = m.high_growth_years;
     assert!(
@@ -1335,6 +1394,12 @@ fn dividend_discount(value: &serde_yaml::Value, f: &mut Figures) {
         shown_sum,
         Shown::Dollars(2),
     );
+    (factors, exact_dividend, exact_sum)
+}
+
+/// The stable stage after the high-growth years: a Gordon price at its start, discounted back.
+fn ddm_stable_stage(m: &MultiStage, factors: &[f64], exact_dividend: f64, exact_sum: f64, f: &mut Figures) {
+    let (r, n) = (m.required_return, m.high_growth_years);
     let next = exact_dividend * (1.0 + m.stable_growth);
     f.result(
         "multi_stage.first_stable_dividend",

@@ -499,6 +499,46 @@ fn element_texts(xml: &str, name: &str) -> Vec<String> {
     }
 }
 
+/// A feed's raw XML: unique absolute ids, RFC 3339 dates, and its content as escaped HTML.
+fn assert_feed_xml_is_sound(lang: &str, xml: &str) {
+    let ids = element_texts(xml, "id");
+    let unique: std::collections::BTreeSet<&String> = ids.iter().collect();
+    assert_eq!(unique.len(), ids.len(), "{lang}: ids repeat");
+    assert!(ids.iter().all(|id| id.starts_with("https://example.com/")), "{ids:?}");
+    let dates = [element_texts(xml, "updated"), element_texts(xml, "published")].concat();
+    assert!(dates.iter().all(|d| is_rfc3339(d)), "{lang}: {dates:?}");
+    // The content is HTML escaped as text, not markup inside the XML.
+    assert!(xml.contains("<content type=\"html\">&lt;"), "{lang}");
+}
+
+/// A feed lists articles from every section and none of the pages that are not articles.
+fn assert_feed_has_articles_only(lang: &str, prefix: &str, feed: &feed_rs::model::Feed) {
+    let urls: Vec<String> = feed.entries.iter().map(|e| e.links[0].href.clone()).collect();
+    for route in [
+        "/notes/liquidity-risk",
+        "/my-web-project/my-first-web-app",
+        "/valuation-models/dcf",
+        "/investment-basics/risk-and-reward",
+    ] {
+        assert!(
+            urls.contains(&format!("https://example.com{prefix}{route}")),
+            "{lang}: {route} in {urls:?}"
+        );
+    }
+    for route in [
+        "/about",
+        "/notes",
+        "/valuation-models",
+        "/my-app-project/climbers-deal",
+        "/login",
+    ] {
+        assert!(
+            !urls.iter().any(|u| u.ends_with(route) && u.contains("example.com")),
+            "{lang}: {route} is no article"
+        );
+    }
+}
+
 #[test]
 fn each_language_has_an_atom_feed_of_its_articles_newest_first_in_full() {
     for (lang, prefix) in LANGS {
@@ -509,41 +549,11 @@ fn each_language_has_an_atom_feed_of_its_articles_newest_first_in_full() {
                 .join(format!("{prefix}/atom.xml").trim_start_matches('/')),
         )
         .unwrap_or_else(|_| panic!("{lang} has no feed"));
-        let ids = element_texts(&xml, "id");
-        let unique: std::collections::BTreeSet<&String> = ids.iter().collect();
-        assert_eq!(unique.len(), ids.len(), "{lang}: ids repeat");
-        assert!(ids.iter().all(|id| id.starts_with("https://example.com/")), "{ids:?}");
-        let dates = [element_texts(&xml, "updated"), element_texts(&xml, "published")].concat();
-        assert!(dates.iter().all(|d| is_rfc3339(d)), "{lang}: {dates:?}");
-        // The content is HTML escaped as text, not markup inside the XML.
-        assert!(xml.contains("<content type=\"html\">&lt;"), "{lang}");
+        assert_feed_xml_is_sound(lang, &xml);
 
         let feed = feed_rs::parser::parse(xml.as_bytes()).unwrap_or_else(|e| panic!("{lang}: {e}"));
         assert_eq!(feed.id, format!("https://example.com{prefix}/atom.xml"));
-        let urls: Vec<String> = feed.entries.iter().map(|e| e.links[0].href.clone()).collect();
-        for route in [
-            "/notes/liquidity-risk",
-            "/my-web-project/my-first-web-app",
-            "/valuation-models/dcf",
-            "/investment-basics/risk-and-reward",
-        ] {
-            assert!(
-                urls.contains(&format!("https://example.com{prefix}{route}")),
-                "{lang}: {route} in {urls:?}"
-            );
-        }
-        for route in [
-            "/about",
-            "/notes",
-            "/valuation-models",
-            "/my-app-project/climbers-deal",
-            "/login",
-        ] {
-            assert!(
-                !urls.iter().any(|u| u.ends_with(route) && u.contains("example.com")),
-                "{lang}: {route} is no article"
-            );
-        }
+        assert_feed_has_articles_only(lang, prefix, &feed);
         let updated: Vec<_> = feed
             .entries
             .iter()

@@ -258,23 +258,8 @@ async fn served(dist: &Path, path: &str, headers: &[(&str, &str)]) -> (u16, Stri
     (status, location, lang)
 }
 
-#[tokio::test]
-async fn a_fourth_language_needs_only_config_locales_and_content() {
-    let root = tempfile::tempdir().unwrap();
-    site_with_a_fourth_language(root.path());
-    let out = tempfile::tempdir().unwrap();
-    let report = build(&options(root.path(), out.path())).unwrap();
-    let three = tempfile::tempdir().unwrap();
-    let routes = build(&options(&fixture(), three.path())).unwrap().pages / 3;
-    assert_eq!(report.pages, 4 * routes, "every route in each of 4 languages");
-    assert!(
-        report.summary().contains("in 4 languages (en, zh, ja, ko)"),
-        "{}",
-        report.summary()
-    );
-    let dist = out.path();
-
-    // Routes: its own pages, and the others in its frame, falling back to English text.
+/// Routes: its own pages, and the others in its frame, falling back to English text.
+fn assert_korean_routes_are_built(dist: &Path) {
     let urls = common::built_urls(dist, &["zh", "ja", "ko"]);
     for url in ["/ko/", "/ko/notes", "/ko/notes/first", "/ko/notes/older", "/ko/login"] {
         assert!(urls.contains(url), "{url} not built: {urls:?}");
@@ -286,8 +271,11 @@ async fn a_fourth_language_needs_only_config_locales_and_content() {
         dist.join("ko/notes/404.html").exists(),
         "the collection's not-found page"
     );
+}
 
-    // hreflang: every page links all four, Korean under its tag.
+/// hreflang: every page links all four, Korean under its tag; the sitemap lists the Korean pages,
+/// each with the others as alternates.
+fn assert_every_page_links_korean(dist: &Path) {
     for page in [
         "notes/first/index.html",
         "zh/notes/first/index.html",
@@ -304,13 +292,14 @@ async fn a_fourth_language_needs_only_config_locales_and_content() {
         );
     }
 
-    // The sitemap lists the Korean pages, each with the others as alternates.
     let sitemap = std::fs::read_to_string(dist.join("sitemap.xml")).unwrap();
     let locs = common::sitemap_urls(dist, "https://fixture.example");
     assert!(locs.contains("/ko/notes/first") && locs.contains("/ko/"), "{locs:?}");
     assert!(sitemap.contains(r#"hreflang="ko-KR" href="https://fixture.example/ko/notes/first"/>"#));
+}
 
-    // The UI's language menu (the TopBar's props) offers it, on every language's pages.
+/// The UI's language menu (the TopBar's props) offers it, on every language's pages.
+fn assert_language_menu_offers_korean(dist: &Path) {
     for page in ["index.html", "ja/notes/first/index.html", "ko/notes/first/index.html"] {
         let html = std::fs::read_to_string(dist.join(page)).unwrap();
         let props = html.split("data-island=\"TopBar\"").nth(1).unwrap();
@@ -320,8 +309,10 @@ async fn a_fourth_language_needs_only_config_locales_and_content() {
             "{page}: {props}"
         );
     }
+}
 
-    // The server learns it from _site.json: prefixed paths, the cookie and Accept-Language.
+/// The server learns it from _site.json: prefixed paths, the cookie and Accept-Language.
+async fn assert_server_serves_korean(dist: &Path) {
     assert_eq!(
         served(dist, "/ko/notes/first", &[]).await,
         (200, String::new(), "ko".into())
@@ -346,6 +337,27 @@ async fn a_fourth_language_needs_only_config_locales_and_content() {
         404,
         "the Korean not-found page"
     );
+}
+
+#[tokio::test]
+async fn a_fourth_language_needs_only_config_locales_and_content() {
+    let root = tempfile::tempdir().unwrap();
+    site_with_a_fourth_language(root.path());
+    let out = tempfile::tempdir().unwrap();
+    let report = build(&options(root.path(), out.path())).unwrap();
+    let three = tempfile::tempdir().unwrap();
+    let routes = build(&options(&fixture(), three.path())).unwrap().pages / 3;
+    assert_eq!(report.pages, 4 * routes, "every route in each of 4 languages");
+    assert!(
+        report.summary().contains("in 4 languages (en, zh, ja, ko)"),
+        "{}",
+        report.summary()
+    );
+    let dist = out.path();
+    assert_korean_routes_are_built(dist);
+    assert_every_page_links_korean(dist);
+    assert_language_menu_offers_korean(dist);
+    assert_server_serves_korean(dist).await;
 }
 
 /// The error of building the fixture site after `edit`, which `site check` must give too.
