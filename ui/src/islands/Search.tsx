@@ -109,6 +109,8 @@ export default function Search({ indexUrl, lang: langProp }: { indexUrl: string;
   }, [phase, index, query, lang, labels, limit]);
   // Until the new query's answer comes, the last results stay (a blank query keeps them too).
   const outcome: ChunkedOutcome | null = answer?.outcome ?? null;
+  // What the shown outcome answers: "No results for …" names it, not a newer query still loading.
+  const answered = answer?.query ?? query;
   const pending = phase === 'ready' && !!query && answer?.query !== query;
 
   function changeInput(value: string) {
@@ -176,7 +178,7 @@ export default function Search({ indexUrl, lang: langProp }: { indexUrl: string;
       ) : null}
       {noMatch ? (
         <div className="search-empty">
-          <p className="search-no-results">{t('search.noResults', { query, defaultValue: 'No results for “{{query}}”' })}</p>
+          <p className="search-no-results">{t('search.noResults', { query: answered, defaultValue: 'No results for “{{query}}”' })}</p>
           <p className="search-hint">{t('search.hint', 'Try to press Search Button')}</p>
           <p className="search-suggest">
             {fallback
