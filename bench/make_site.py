@@ -96,7 +96,18 @@ def make(n, out, repo):
         shutil.rmtree(ours)
     content = ours / "content"
     content.mkdir(parents=True)
-    shutil.copy(repo / "site-config.yaml", ours / "site-config.yaml")
+    # The repo's settings, less the frames of its member and legal pages: the synthetic site has
+    # none of those pages, and a frame for a missing page fails the build.
+    config, skipping = [], False
+    for line in (repo / "site-config.yaml").read_text().splitlines(keepends=True):
+        if line.startswith("frames:"):
+            skipping = True
+            continue
+        if skipping and (line.startswith(" ") or not line.strip()):
+            continue
+        skipping = False
+        config.append(line)
+    (ours / "site-config.yaml").write_text("".join(config))
     shutil.copytree(repo / "locales", ours / "locales")
     shutil.copytree(repo / "static", ours / "static")
     os.symlink(repo / "ui", ours / "ui")
