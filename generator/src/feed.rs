@@ -1,5 +1,5 @@
-//! The Atom feed of each language (`/atom.xml`, `/zh/atom.xml`, `/ja/atom.xml`): every article
-//! (`Pages::is_article`) written in that language, newest first, in full, with absolute links so
+//! The Atom feed of each language (`/atom.xml`, `/zh/atom.xml`, `/ja/atom.xml`): the newest
+//! articles (`Pages::is_article`) written in that language, newest first, in full, with absolute links so
 //! a feed reader can follow them (README, "Writing content").
 
 use crate::config::SiteConfig;
@@ -41,8 +41,12 @@ pub fn absolute_links(html: &str, base: &str) -> String {
     out
 }
 
-/// The articles of `lang` in its own words (no fallbacks), newest first; a page without a date
-/// counts as changed on `newest`.
+/// How many articles a feed holds. Feed readers keep what they have seen, so a feed needs only
+/// the recent ones; every article in full made each feed 11 MB on a 1,000-page site.
+const FEED_ENTRIES: usize = 50;
+
+/// The newest articles of `lang` in its own words (no fallbacks), newest first; a page without a
+/// date counts as changed on `newest`.
 fn entries<'a>(pages: &'a Pages, lang: &str, newest: Option<PageDate>) -> Vec<(&'a Page, Option<PageDate>)> {
     let mut entries: Vec<(&Page, Option<PageDate>)> = pages
         .built()
@@ -50,6 +54,7 @@ fn entries<'a>(pages: &'a Pages, lang: &str, newest: Option<PageDate>) -> Vec<(&
         .map(|p| (p, p.updated().or(newest)))
         .collect();
     entries.sort_by(|(a, a_date), (b, b_date)| b_date.cmp(a_date).then_with(|| a.route().cmp(b.route())));
+    entries.truncate(FEED_ENTRIES);
     entries
 }
 

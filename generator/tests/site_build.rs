@@ -881,3 +881,23 @@ fn a_tag_that_cannot_be_a_url_fails_with_the_file_and_line() {
         "{err}"
     );
 }
+
+#[test]
+fn a_feed_holds_the_fifty_newest_articles() {
+    let root = tempfile::tempdir().unwrap();
+    copy_dir(&fixture(), root.path());
+    for n in 0..60 {
+        let note = format!(
+            "---\ntitle: Note {n:02}\ndescription: One of many.\ndate: 2030-01-{day:02}\n---\n\nText {n}.\n",
+            day = n % 28 + 1
+        );
+        std::fs::write(root.path().join(format!("content/notes/many-{n:02}.en.md")), note).unwrap();
+    }
+    let out = tempfile::tempdir().unwrap();
+    build(&options(root.path(), out.path())).unwrap();
+    let feed = std::fs::read_to_string(out.path().join("atom.xml")).unwrap();
+    assert_eq!(feed.matches("<entry>").count(), 50);
+    // The newest first: the notes of 28 January are in, the fixture's older notes are not.
+    assert!(feed.contains("Note 27") && feed.contains("Note 55"));
+    assert!(!feed.contains("/notes/older"));
+}
