@@ -12,6 +12,7 @@
 use crate::locales::Locales;
 use crate::search_index::IndexEntry;
 use base64::Engine;
+use rayon::prelude::*;
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -210,13 +211,8 @@ fn route_keys<'e>(lang: &str, entries: &'e [(usize, &IndexEntry)], locales: &Loc
     keys
 }
 
-/// One language's files, added to `files`, and its part of the manifest.
-fn language_files(
-    lang: &str,
-    entries: &[(usize, &IndexEntry)],
-    locales: &Locales,
-    files: &mut Vec<SearchFile>,
-) -> Value {
+/// One language's files and its part of the manifest.
+fn language_files(lang: &str, entries: &[(usize, &IndexEntry)], locales: &Locales) -> (Vec<SearchFile>, Value) {
     let pages = entries.len();
     let items: Vec<Vec<String>> = entries.iter().map(|(_, e)| page_items(e)).collect();
     let texts: Vec<String> = entries.iter().map(|(_, e)| e.text.to_lowercase()).collect();
@@ -251,6 +247,7 @@ fn language_files(
     let keys = route_keys(lang, entries, locales);
 
     let mut version = Sha256::new();
+    let mut files = Vec::with_capacity(out.len());
     for (name, value) in out {
         let bytes = serde_json::to_vec(&value).expect("the index serialises");
         version.update(name.as_bytes());
@@ -261,18 +258,27 @@ fn language_files(
         });
     }
     let version = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(version.finalize());
-    json!({
+    let manifest = json!({
         "v": &version[..8], "pages": pages, "per": per, "grams": gram_count, "items": item_count, "keys": keys,
-    })
+    });
+    (files, manifest)
 }
 
 /// The index files for `entries` (every page of every language, in index order).
 pub fn encode(entries: &[IndexEntry], languages: &[String], locales: &Locales) -> SearchFiles {
+    // Languages are independent: each is encoded on a core of its own.
+    let encoded: Vec<(Vec<SearchFile>, Value)> = languages
+        .par_iter()
+        .map(|lang| {
+            let mine: Vec<(usize, &IndexEntry)> = entries.iter().enumerate().filter(|(_, e)| &e.lang == lang).collect();
+            language_files(lang, &mine, locales)
+        })
+        .collect();
     let mut files = Vec::new();
     let mut langs = serde_json::Map::new();
-    for lang in languages {
-        let mine: Vec<(usize, &IndexEntry)> = entries.iter().enumerate().filter(|(_, e)| &e.lang == lang).collect();
-        langs.insert(lang.clone(), language_files(lang, &mine, locales, &mut files));
+    for (lang, (mine, manifest)) in languages.iter().zip(encoded) {
+        files.extend(mine);
+        langs.insert(lang.clone(), manifest);
     }
     let bytes = serde_json::to_vec(&json!({"version": 2, "langs": langs})).expect("the index serialises");
     let hash: String = Sha256::digest(&bytes)[..6].iter().map(|b| format!("{b:02x}")).collect();
