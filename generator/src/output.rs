@@ -116,17 +116,32 @@ fn brotli_with(bytes: &[u8], params: brotli::enc::BrotliEncoderParams) -> Result
 
 type Encoder = fn(&[u8]) -> Result<Vec<u8>>;
 
-/// The `.gz` and `.br` encoders of a text file.
-fn encoders(path: &Path) -> [(&'static str, Encoder); 2] {
-    // The search index is thousands of small files on a large site (13,395 at 1,000 pages x 3):
-    // at quality 11 they made most of a cold build's time, so they are compressed like pages.
-    let search_chunk = path
-        .parent()
-        .is_some_and(|dir| dir.ends_with("search") || dir.parent().is_some_and(|d| d.ends_with("search")));
-    if path.extension().is_some_and(|e| e == "html") || search_chunk {
-        [("gz", gzip_page), ("br", brotli_page)]
-    } else {
-        [("gz", gzip), ("br", brotli)]
+/// How hard a text file's siblings are compressed.
+#[derive(Clone, Copy)]
+pub enum Compression {
+    /// Thousands of files rewritten on every build (pages, the search index's chunks): fast
+    /// settings, a few percent more bytes.
+    Many,
+    /// Files made once per UI build or rarely (scripts, styles, feeds): the smallest bytes.
+    Few,
+}
+
+impl Compression {
+    /// Pages are `Many`; any other file found on disk is `Few`.
+    fn of(path: &Path) -> Self {
+        if path.extension().is_some_and(|e| e == "html") {
+            Compression::Many
+        } else {
+            Compression::Few
+        }
+    }
+
+    /// The `.gz` and `.br` encoders.
+    fn encoders(self) -> [(&'static str, Encoder); 2] {
+        match self {
+            Compression::Many => [("gz", gzip_page), ("br", brotli_page)],
+            Compression::Few => [("gz", gzip), ("br", brotli)],
+        }
     }
 }
 
@@ -156,11 +171,11 @@ pub struct Changed {
 /// The file and its siblings to write, or None when `path` already holds `bytes`. It writes
 /// nothing, so many run in parallel; the writes (`Changed::write`) go one after another, which the file
 /// system serves faster than many writers creating files at once.
-pub fn compress_if_changed(path: &Path, bytes: Vec<u8>) -> Result<Option<Changed>> {
+pub fn compress_if_changed(path: &Path, bytes: Vec<u8>, compression: Compression) -> Result<Option<Changed>> {
     if std::fs::read(path).is_ok_and(|old| old == bytes) {
         return Ok(None);
     }
-    let siblings = encode_siblings(path, &bytes, &encoders(path))?;
+    let siblings = encode_siblings(path, &bytes, &compression.encoders())?;
     Ok(Some(Changed {
         path: path.to_path_buf(),
         bytes,
@@ -178,8 +193,8 @@ impl Changed {
 
 /// `write_if_changed` for a text file that also needs `.gz` and `.br` siblings, made from memory
 /// (`compress_text_files` later finds them fresh).
-pub fn write_with_siblings(path: &Path, bytes: Vec<u8>) -> Result<bool> {
-    let changed = compress_if_changed(path, bytes)?;
+pub fn write_with_siblings(path: &Path, bytes: Vec<u8>, compression: Compression) -> Result<bool> {
+    let changed = compress_if_changed(path, bytes, compression)?;
     if let Some(changed) = &changed {
         changed.write()?;
     }
@@ -197,7 +212,8 @@ pub fn compress_text_files(dir: &Path) -> Result<usize> {
     let made: Vec<usize> = files
         .par_iter()
         .map(|file| {
-            let stale: Vec<(&'static str, Encoder)> = encoders(file)
+            let stale: Vec<(&'static str, Encoder)> = Compression::of(file)
+                .encoders()
                 .into_iter()
                 .filter(|(ext, _)| !fresh(file, &sibling(file, ext)))
                 .collect();
