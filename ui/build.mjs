@@ -75,18 +75,46 @@ function stylesPlugin(cssFiles) {
 
 const toUrl = (outPath) => `${publicPath}/${path.relative(assetsDir, path.resolve(uiDir, outPath)).split(path.sep).join('/')}`;
 
-/** The chunk files an output needs: itself and everything it imports statically, transitively. */
-function staticClosure(metafile, outPath) {
+/** The chunk files an output needs: itself and everything it imports statically, transitively;
+ * with `dynamic`, also what it imports on demand. */
+function closure(metafile, outPath, { dynamic = false } = {}) {
   const seen = new Set();
   const visit = (p) => {
     if (seen.has(p)) return;
     seen.add(p);
     for (const imp of metafile.outputs[p]?.imports ?? []) {
-      if (imp.kind === 'import-statement' && !imp.external) visit(imp.path);
+      const followed = imp.kind === 'import-statement' || (dynamic && imp.kind === 'dynamic-import');
+      if (followed && !imp.external) visit(imp.path);
     }
   };
   visit(outPath);
   return [...seen];
+}
+
+/** Every top-level section of the `translation` namespace, in any language. */
+async function translationSections() {
+  const localesDir = path.join(repoDir, 'locales');
+  const sections = new Set();
+  for (const lang of await readdir(localesDir)) {
+    const file = path.join(localesDir, lang, 'translation.json');
+    if (existsSync(file)) for (const key of Object.keys(JSON.parse(await readFile(file, 'utf8')))) sections.add(key);
+  }
+  return sections;
+}
+
+/** The `translation` sections the source behind `outputs` names: a page carries only those of
+ * its islands' text (the generator's `island_text`). A key is named as a string starting with
+ * its section ('login.title', `calculator.${field}`), which this finds. */
+async function sectionsNamed(metafile, outputs, sections, sources) {
+  const found = new Set();
+  for (const out of outputs) {
+    for (const input of Object.keys(metafile.outputs[out].inputs)) {
+      if (!input.startsWith('src/')) continue;
+      if (!sources.has(input)) sources.set(input, await readFile(path.join(uiDir, input), 'utf8'));
+      for (const m of sources.get(input).matchAll(/['"`]([A-Za-z]+)\./g)) if (sections.has(m[1])) found.add(m[1]);
+    }
+  }
+  return [...found].sort();
 }
 
 async function buildClient(islands) {
@@ -111,13 +139,18 @@ async function buildClient(islands) {
     if (info.entryPoint) byEntry.set(path.resolve(uiDir, info.entryPoint), out);
   }
   const entryOut = byEntry.get(path.join(srcDir, 'entry.tsx'));
+  const sections = await translationSections();
+  const sources = new Map();
   const islandChunks = {};
+  const text = { entry: await sectionsNamed(metafile, closure(metafile, entryOut), sections, sources), islands: {} };
   for (const island of islands) {
     const out = byEntry.get(island.file);
     if (!out) throw new Error(`esbuild produced no chunk for island ${island.name}`);
-    islandChunks[island.name] = staticClosure(metafile, out).map(toUrl);
+    islandChunks[island.name] = closure(metafile, out).map(toUrl);
+    const withLazy = closure(metafile, out, { dynamic: true });
+    text.islands[island.name] = await sectionsNamed(metafile, withLazy, sections, sources);
   }
-  return { entry: toUrl(entryOut), islands: islandChunks, outputs: Object.keys(metafile.outputs) };
+  return { entry: toUrl(entryOut), islands: islandChunks, text, outputs: Object.keys(metafile.outputs) };
 }
 
 async function buildCss() {
@@ -180,7 +213,7 @@ async function main() {
   await mkdir(assetsDir, { recursive: true });
   const [client, styles, headScript] = await Promise.all([buildClient(islands), buildCss(), buildHeadScript()]);
   await buildSsr(islands);
-  const manifest = { entry: client.entry, css: styles.css, headScript, islands: client.islands };
+  const manifest = { entry: client.entry, css: styles.css, headScript, islands: client.islands, text: client.text };
   await writeFile(path.join(assetsDir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
   const keep = new Set(['manifest.json', ...[...client.outputs, ...styles.outputs].map((o) => path.basename(o))]);
   await removeStale(keep);

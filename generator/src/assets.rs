@@ -5,7 +5,7 @@ use anyhow::{Context, Result};
 use base64::Engine;
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -17,6 +17,16 @@ pub struct Manifest {
     #[serde(rename = "headScript", default)]
     pub head_script: String,
     #[serde(default)]
+    pub islands: BTreeMap<String, Vec<String>>,
+    /// The top-level `translation` sections the UI's code names, for the entry and each island.
+    /// Absent from an older UI build: a page then carries every section.
+    #[serde(default)]
+    pub text: Option<TextSections>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct TextSections {
+    pub entry: Vec<String>,
     pub islands: BTreeMap<String, Vec<String>>,
 }
 
@@ -43,6 +53,13 @@ impl Manifest {
             let digest = Sha256::digest(self.head_script.as_bytes());
             format!("sha256-{}", base64::engine::general_purpose::STANDARD.encode(digest))
         })
+    }
+
+    /// The `translation` sections a page holding `islands` needs, or None for all of them.
+    pub fn text_sections(&self, islands: &[String]) -> Option<BTreeSet<&str>> {
+        let text = self.text.as_ref()?;
+        let of_islands = islands.iter().filter_map(|name| text.islands.get(name)).flatten();
+        Some(text.entry.iter().chain(of_islands).map(String::as_str).collect())
     }
 
     /// `<head>` tags for a page holding `islands`: preload their chunks, then load the entry.
@@ -88,6 +105,7 @@ mod tests {
                 ),
                 ("C".to_string(), vec!["/assets/C-1.js".to_string()]),
             ]),
+            text: None,
         };
         let tags = m.island_scripts(&["A".into(), "B".into()]);
         assert_eq!(tags.matches("chunk-1.js").count(), 1);
@@ -99,5 +117,29 @@ mod tests {
             m.head_script_hash().unwrap(),
             "sha256-D6IGS8VMvCoyaR/l0h9tERrBTATY01CoPS7l6xDv0kI="
         );
+    }
+
+    #[test]
+    fn a_page_gets_the_text_of_the_entry_and_its_islands() {
+        let m = Manifest {
+            text: Some(TextSections {
+                entry: vec!["errors".into()],
+                islands: BTreeMap::from([
+                    ("A".to_string(), vec!["login".to_string(), "modal".to_string()]),
+                    ("B".to_string(), vec!["calculator".to_string(), "modal".to_string()]),
+                ]),
+            }),
+            ..Manifest::default()
+        };
+        assert_eq!(
+            m.text_sections(&["A".into()]),
+            Some(BTreeSet::from(["errors", "login", "modal"]))
+        );
+        assert_eq!(
+            m.text_sections(&["A".into(), "B".into()]),
+            Some(BTreeSet::from(["calculator", "errors", "login", "modal"]))
+        );
+        // An older UI build names no sections: the page keeps them all.
+        assert_eq!(Manifest::default().text_sections(&["A".into()]), None);
     }
 }

@@ -8,7 +8,7 @@ use anyhow::{anyhow, bail, Context, Result};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -221,14 +221,25 @@ impl Placement {
 /// The id of the `<script type="application/json">` holding the page language's UI text.
 pub const PAGE_TEXT_ID: &str = "island-text";
 
-/// The Tera function `island_text(lang=lang)`: the page language's locale files (`translation` and
-/// `sidebar`, as i18next reads them) in a JSON block, so the islands hydrate with the text the
-/// server rendered them with and without a request for it. Each language's block is made once.
-pub struct IslandTextFn(HashMap<String, String>);
+/// Where a page's UI text block goes: the Tera function `island_text(lang=lang)` leaves this
+/// mark, and `IslandText::fill` replaces it once the page's islands are known.
+const TEXT_MARK: &str = "<!--island-text:";
+const TEXT_MARK_END: &str = "-->";
 
-impl IslandTextFn {
+/// The locale files (`translation` and `sidebar`, as i18next reads them) of each language, in
+/// the JSON block a page carries so its islands hydrate with the text the server rendered them
+/// with and without a request for it. A page carries only the `translation` sections its
+/// islands use (the UI manifest's `text`): the calculators' text alone is 6 KB, and most
+/// sections are the templates' own, used by no island.
+pub struct IslandText(HashMap<String, LanguageText>);
+
+/// One language's namespaces, each top-level section already JSON.
+#[derive(Default)]
+struct LanguageText(BTreeMap<String, Vec<(String, String)>>);
+
+impl IslandText {
     pub fn new(locales: &Locales) -> Result<Self> {
-        let mut by_lang: HashMap<String, serde_json::Map<String, Value>> = HashMap::new();
+        let mut by_lang: HashMap<String, LanguageText> = HashMap::new();
         for file in locales.files() {
             let (Some(lang), Some(ns)) = (
                 file.relative.parent().and_then(Path::to_str),
@@ -236,26 +247,63 @@ impl IslandTextFn {
             ) else {
                 continue;
             };
-            let value: Value = serde_json::from_str(&file.text)
-                .with_context(|| format!("locales/{} is not JSON", file.relative.display()))?;
+            let value: serde_json::Map<String, Value> = serde_json::from_str(&file.text)
+                .with_context(|| format!("locales/{} is not a JSON object", file.relative.display()))?;
+            let sections = value.into_iter().map(|(k, v)| (k, v.to_string())).collect();
             by_lang
                 .entry(lang.to_string())
                 .or_default()
-                .insert(ns.to_string(), value);
+                .0
+                .insert(ns.to_string(), sections);
         }
-        let blocks = by_lang
-            .into_iter()
-            .map(|(lang, resources)| {
-                // `<` never appears raw, so neither `</script>` nor `<!--` can end the block early.
-                let json = Value::Object(resources).to_string().replace('<', "\\u003c");
-                let block = format!(
-                    "<script type=\"application/json\" id=\"{PAGE_TEXT_ID}\" data-lng=\"{}\">{json}</script>",
-                    html_escape::encode_double_quoted_attribute(&lang)
-                );
-                (lang, block)
-            })
+        Ok(IslandText(by_lang))
+    }
+
+    /// The block for `lang` with the `translation` sections in `sections` (every one for None).
+    fn block(&self, lang: &str, sections: Option<&BTreeSet<&str>>) -> String {
+        let mut json = String::from("{");
+        for (n, (ns, parts)) in self.0.get(lang).map(|t| &t.0).into_iter().flatten().enumerate() {
+            let keep = |section: &str| ns != "translation" || sections.is_none_or(|s| s.contains(section));
+            let body: Vec<String> = (parts.iter())
+                .filter(|(section, _)| keep(section))
+                .map(|(section, value)| format!("{}:{value}", Value::from(section.as_str())))
+                .collect();
+            let comma = if n == 0 { "" } else { "," };
+            json.push_str(&format!("{comma}{}:{{{}}}", Value::from(ns.as_str()), body.join(",")));
+        }
+        json.push('}');
+        // `<` never appears raw, so neither `</script>` nor `<!--` can end the block early.
+        format!(
+            "<script type=\"application/json\" id=\"{PAGE_TEXT_ID}\" data-lng=\"{}\">{}</script>",
+            html_escape::encode_double_quoted_attribute(lang),
+            json.replace('<', "\\u003c")
+        )
+    }
+
+    /// `html` with its text mark, if any, replaced by the block of `sections`.
+    pub fn fill(&self, html: String, sections: Option<&BTreeSet<&str>>) -> String {
+        let Some(at) = html.rfind(TEXT_MARK) else {
+            return html;
+        };
+        let rest = &html[at + TEXT_MARK.len()..];
+        let Some(end) = rest.find(TEXT_MARK_END) else {
+            return html;
+        };
+        let block = self.block(&rest[..end], sections);
+        format!("{}{block}{}", &html[..at], &rest[end + TEXT_MARK_END.len()..])
+    }
+}
+
+/// The Tera function `island_text(lang=lang)`: the mark `IslandText::fill` replaces.
+pub struct IslandTextFn(HashSet<String>);
+
+impl IslandTextFn {
+    /// Knows the languages with locale files.
+    pub fn new(locales: &Locales) -> Self {
+        let langs = (locales.files().iter())
+            .filter_map(|file| file.relative.parent()?.to_str().map(str::to_string))
             .collect();
-        Ok(IslandTextFn(blocks))
+        IslandTextFn(langs)
     }
 }
 
@@ -265,11 +313,10 @@ impl tera::Function for IslandTextFn {
             .get("lang")
             .and_then(Value::as_str)
             .ok_or("island_text() needs lang=lang")?;
-        let block = self
-            .0
-            .get(lang)
-            .ok_or_else(|| format!("island_text(): no locale files for `{lang}`"))?;
-        Ok(Value::String(block.clone()))
+        if !self.0.contains(lang) {
+            return Err(format!("island_text(): no locale files for `{lang}`").into());
+        }
+        Ok(Value::String(format!("{TEXT_MARK}{lang}{TEXT_MARK_END}")))
     }
 
     fn is_safe(&self) -> bool {
@@ -483,24 +530,39 @@ mod tests {
     }
 
     #[test]
-    fn island_text_holds_the_languages_locale_files_and_cannot_end_its_block() {
+    fn island_text_holds_the_sections_the_islands_use_and_cannot_end_its_block() {
         let dir = tempfile::tempdir().unwrap();
-        let english = locales(dir.path(), r#"{"a": {"b": "x </script><!-- y"}}"#);
-        let f = IslandTextFn::new(&english).unwrap();
-        let args = HashMap::from([("lang".to_string(), Value::from("en"))]);
-        let block = f.call(&args).unwrap().as_str().unwrap().to_string();
-        let json = block
-            .strip_prefix("<script type=\"application/json\" id=\"island-text\" data-lng=\"en\">")
-            .and_then(|rest| rest.strip_suffix("</script>"))
-            .unwrap_or_else(|| panic!("{block}"));
-        assert!(!json.contains('<'), "{json}");
-        let value: Value = serde_json::from_str(json).unwrap();
-        assert_eq!(
-            value,
-            serde_json::json!({"translation": {"a": {"b": "x </script><!-- y"}}, "sidebar": {}})
+        let english = locales(
+            dir.path(),
+            r#"{"a": {"b": "x </script><!-- y"}, "c": "z", "d": {"e": "w"}}"#,
         );
+        let mark = IslandTextFn::new(&english)
+            .call(&HashMap::from([("lang".to_string(), Value::from("en"))]))
+            .unwrap();
+        let page = format!("<main>text</main>{}</body>", mark.as_str().unwrap());
+        let text = IslandText::new(&english).unwrap();
+        let json_of = |html: &str| -> Value {
+            let json = html
+                .strip_prefix("<main>text</main><script type=\"application/json\" id=\"island-text\" data-lng=\"en\">")
+                .and_then(|rest| rest.strip_suffix("</script></body>"))
+                .unwrap_or_else(|| panic!("{html}"));
+            assert!(!json.contains('<'), "{json}");
+            serde_json::from_str(json).unwrap()
+        };
+        let every = json_of(&text.fill(page.clone(), None));
+        assert_eq!(
+            every,
+            serde_json::json!({"translation": {"a": {"b": "x </script><!-- y"}, "c": "z", "d": {"e": "w"}}, "sidebar": {}})
+        );
+        let some = json_of(&text.fill(page.clone(), Some(&BTreeSet::from(["a", "d"]))));
+        assert_eq!(
+            some,
+            serde_json::json!({"translation": {"a": {"b": "x </script><!-- y"}, "d": {"e": "w"}}, "sidebar": {}})
+        );
+        // A page without the mark is left as it is.
+        assert_eq!(text.fill("<p>no islands</p>".into(), None), "<p>no islands</p>");
         let other = HashMap::from([("lang".to_string(), Value::from("fr"))]);
-        assert!(f.call(&other).is_err());
+        assert!(IslandTextFn::new(&english).call(&other).is_err());
     }
 
     #[test]

@@ -5,7 +5,7 @@
 use crate::assets::Manifest;
 use crate::config::SiteConfig;
 use crate::content;
-use crate::islands::{self, IslandCalls, IslandItem, Placement, SCRIPTS_MARKER};
+use crate::islands::{self, IslandCalls, IslandItem, IslandText, Placement, SCRIPTS_MARKER};
 use crate::locales::Locales;
 use crate::output::{
     compress_if_changed, compress_text_files, remove_stale, write_if_changed, write_with_siblings, Changed, Compression,
@@ -289,7 +289,8 @@ pub fn build(options: &BuildOptions) -> Result<BuildReport> {
         &islands.items,
         options.island_cache.as_deref(),
     )?;
-    write_pages(&mut out, pages, &island_html, &islands, manifest.as_ref())?;
+    let island_text = IslandText::new(&site.locales)?;
+    write_pages(&mut out, pages, &island_html, &islands, &island_text, manifest.as_ref())?;
     copy_static_files(&mut out, &options.root.join("static"))?;
     write_locale_files(&mut out, &site.locales)?;
     write_site_files(&mut out, &site, manifest.as_ref(), options.dev)?;
@@ -562,6 +563,7 @@ fn write_pages(
     pages: Vec<(PathBuf, String)>,
     island_html: &[String],
     islands: &Placement,
+    island_text: &IslandText,
     manifest: Option<&Manifest>,
 ) -> Result<()> {
     let (finished, to_write) = std::sync::mpsc::sync_channel::<Changed>(PAGES_IN_FLIGHT);
@@ -572,6 +574,7 @@ fn write_pages(
         .enumerate()
         .try_for_each_with(finished, |finished, (n, (file, html))| {
             let (html, names) = islands.fill(n, html, island_html)?;
+            let html = island_text.fill(html, manifest.and_then(|m| m.text_sections(&names)).as_ref());
             let scripts = manifest.map(|m| m.island_scripts(&names)).unwrap_or_default();
             let page = compress_if_changed(
                 &dir.join(file),

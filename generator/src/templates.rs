@@ -65,7 +65,7 @@ pub fn load(dir: &Path, locales: Arc<Locales>, islands: Arc<IslandCalls>, defaul
     };
     tera.autoescape_on(vec![".html"]);
     tera.set_escape_fn(escape_html);
-    tera.register_function("island_text", IslandTextFn::new(&locales)?);
+    tera.register_function("island_text", IslandTextFn::new(&locales));
     tera.register_function("t", TranslateFn(locales));
     tera.register_function("island", IslandFn(islands));
     tera.register_function(

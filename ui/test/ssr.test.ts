@@ -187,4 +187,50 @@ describe('render.mjs', () => {
       for (const url of manifest.islands[name]) expect(existsSync(path.join(distDir, url))).toBe(true);
     }
   });
+
+  it('renders each island the same with only the text sections the manifest names for it', () => {
+    // A page carries only those sections (the generator's island_text): a section the island
+    // uses but the manifest misses would leave its keys showing once it hydrates.
+    const manifest = JSON.parse(readFileSync(path.join(distDir, 'assets/manifest.json'), 'utf8'));
+    const calculator = (route: string) => ({ lang: 'ja', route });
+    const props: Record<string, object> = {
+      TopBar: { route: '/notes', lang: 'ja', languages },
+      Sidebar: { lang: 'ja', menu: [{ titleKey: 'notes', link: '/ja/notes', icon: 'note', current: 'page' }] },
+      Welcome: {},
+      ProfileImage: { src: '/images/p.svg', alt: 'Alex' },
+      BlogList: { feedUrl: '/api/feed', lang: 'ja' },
+      Search: { indexUrl: '/assets/search-index-x.json', lang: 'ja' },
+      LoginForm: { lang: 'ja' },
+      RegisterForm: { lang: 'ja' },
+      ForgotPasswordForm: { lang: 'ja' },
+      ResetPasswordForm: { lang: 'ja' },
+      InviteForm: { lang: 'ja' },
+      DcfCalculator: calculator('/valuation-models/dcf'),
+      DdmCalculator: calculator('/valuation-models/ddm'),
+      WaccCalculator: calculator('/valuation-models/wacc'),
+      MultiplesCalculator: calculator('/valuation-models/ev-ebitda'),
+    };
+    expect(Object.keys(props).sort()).toEqual(Object.keys(manifest.islands).sort());
+    const items = Object.entries(props).map(([island, p]) => ({ id: island.toLowerCase(), island, props: p, lng: 'ja' }));
+    const full = render({ localesDir, items });
+    expect(full.status, full.stderr).toBe(0);
+    const fullHtml = (JSON.parse(full.answer) as Answer).html;
+    for (const [n, item] of items.entries()) {
+      const sections = new Set([...manifest.text.entry, ...manifest.text.islands[item.island]]);
+      const pruned = mkdtempSync(path.join(os.tmpdir(), 'ui-text-'));
+      mkdirSync(path.join(pruned, 'ja'));
+      const translation = JSON.parse(readFileSync(path.join(localesDir, 'ja/translation.json'), 'utf8'));
+      const kept = Object.fromEntries(Object.entries(translation).filter(([section]) => sections.has(section)));
+      writeFileSync(path.join(pruned, 'ja/translation.json'), JSON.stringify(kept));
+      writeFileSync(path.join(pruned, 'ja/sidebar.json'), readFileSync(path.join(localesDir, 'ja/sidebar.json')));
+      const alone = render({ localesDir: pruned, items: [item] });
+      expect(alone.status, alone.stderr).toBe(0);
+      expect((JSON.parse(alone.answer) as Answer).html[0], item.island).toBe(fullHtml[n]);
+    }
+    // The calculators' text, the largest section, is theirs alone.
+    const withCalculator = Object.entries(manifest.text.islands as Record<string, string[]>)
+      .filter(([, sections]) => sections.includes('calculator'))
+      .map(([name]) => name);
+    expect(withCalculator.sort()).toEqual(['DcfCalculator', 'DdmCalculator', 'MultiplesCalculator', 'WaccCalculator']);
+  });
 });
