@@ -69,8 +69,23 @@ async function waitFor(url) {
   throw new Error(`nothing answered at ${url}`);
 }
 
-async function audit(url, out) {
-  await promisify(execFile)(
+/** Lighthouse now and then fails to record a trace (NO_NAVSTART, NO_FCP) on a loaded machine;
+ * such a run measured nothing, so it is run again, up to three times in all. */
+const RETRIED = /NO_NAVSTART|NO_FCP|NO_TRACING_STARTED|PROTOCOL_TIMEOUT/;
+
+async function audit(url, out, attempt = 1) {
+  try {
+    await runLighthouse(url, out);
+  } catch (err) {
+    if (attempt >= 3 || !RETRIED.test(String(err?.stderr ?? err))) throw err;
+    console.log(`  ${url}: Lighthouse did not record the load (${String(err.stderr).trim()}); running it again`);
+    return audit(url, out, attempt + 1);
+  }
+  return readReport(out);
+}
+
+function runLighthouse(url, out) {
+  return promisify(execFile)(
     LIGHTHOUSE,
     [
       url,
@@ -82,6 +97,9 @@ async function audit(url, out) {
     ],
     { env: { ...process.env, CHROME_PATH: CHROME }, maxBuffer: 64 * 1024 * 1024 },
   );
+}
+
+function readReport(out) {
   const report = JSON.parse(readFileSync(out, 'utf8'));
   const score = (id) => Math.round((report.categories[id]?.score ?? 0) * 100);
   return {
