@@ -42,6 +42,15 @@ fn copy_fixture(root: &Path) {
     );
 }
 
+/// A temporary folder with a copy of the fixture site (`site/`) and where to build it (`out/`).
+fn fixture_copy() -> (tempfile::TempDir, PathBuf, PathBuf) {
+    let site = tempfile::tempdir().unwrap();
+    let root = site.path().join("site");
+    copy_fixture(&root);
+    let out = site.path().join("out");
+    (site, root, out)
+}
+
 /// Dev build options for the site at `root` into `out`, which gets the fixture's UI manifest
 /// and a search island (the copy of the site has a search page).
 fn options(root: &Path, out: &Path) -> BuildOptions {
@@ -115,10 +124,7 @@ const NEW_NOTE: &str = "---\ntitle: A new note\ndescription: Added while watchin
 
 #[test]
 fn every_rebuild_equals_a_clean_build() {
-    let site = tempfile::tempdir().unwrap();
-    let root = site.path().join("site");
-    copy_fixture(&root);
-    let out = site.path().join("out");
+    let (_site, root, out) = fixture_copy();
     let content = root.join("content");
     let mut resident = Resident::new(options(&root, &out));
     resident.build_all().unwrap();
@@ -226,10 +232,7 @@ fn every_rebuild_equals_a_clean_build() {
 
 #[test]
 fn a_failed_rebuild_changes_nothing_and_the_next_one_recovers() {
-    let site = tempfile::tempdir().unwrap();
-    let root = site.path().join("site");
-    copy_fixture(&root);
-    let out = site.path().join("out");
+    let (_site, root, out) = fixture_copy();
     let mut resident = Resident::new(options(&root, &out));
     resident.build_all().unwrap();
     let before = files(&out);
@@ -271,10 +274,7 @@ impl Drop for Stop {
 
 #[test]
 fn the_watcher_rebuilds_on_save_and_reports_errors_with_file_and_line() {
-    let site = tempfile::tempdir().unwrap();
-    let root = site.path().join("site");
-    copy_fixture(&root);
-    let out = site.path().join("out");
+    let (site, root, out) = fixture_copy();
     options(&root, &out);
     let mut watcher = Stop(
         Command::new(env!("CARGO_BIN_EXE_site"))
