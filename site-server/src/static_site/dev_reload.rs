@@ -264,7 +264,9 @@ impl Reloader {
 
     /// Reloads the changed files (or all of `dist/`); true when open pages were told to reload.
     fn reload_files(&self, pending: &Pending) -> bool {
-        if let Some(watcher) = self.watcher.upgrade() {
+        // Only when dist/ itself went or events were lost: watching it again walks every folder
+        // of the site (seconds at 30,000 pages), and the watch follows new folders by itself.
+        if let Some(watcher) = self.watcher.upgrade().filter(|_| pending.unknown) {
             if let Ok(mut watcher) = watcher.lock() {
                 let _ = watcher.watch(&self.dist_dir, RecursiveMode::Recursive);
             }
