@@ -77,9 +77,12 @@ def ours():
     shutil.rmtree(out, ignore_errors=True)
     shutil.copytree(REPO / "dist/assets", out / "assets")
     env = dict(os.environ, TMPDIR=str(SITE))
+    # Its output (a warning per untranslated page of the synthetic site) goes to a file: a pipe
+    # nobody reads would fill and stop it.
+    log = open(SITE / "watch.log", "w")
     watcher = subprocess.Popen(
         [REPO / "target/release/site", "--templates", REPO / "generator/templates", "watch", "--dev"],
-        cwd=site, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        cwd=site, env=env, stdout=log, stderr=subprocess.STDOUT)
     port = free_port()
     server = None
     try:
