@@ -13,12 +13,14 @@ reload message, so the comparison favours Hugo.
 """
 import json
 import os
+import queue
 import re
 import shutil
 import socket
 import statistics
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -128,26 +130,41 @@ def hugo():
     port = free_port()
     server = subprocess.Popen(["hugo", "server", "--source", SITE / "hugo", "--port", str(port), "--bind", "127.0.0.1",
                                "--disableFastRender"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    lines = []
+    lines = queue.Queue()
+    # hugo prints "Built in N ms" after its first build and "Total in N ms" after each rebuild.
+    threading.Thread(target=lambda: [lines.put(line) for line in server.stdout] + [lines.put(None)],
+                     daemon=True).start()
+    seen = []
 
-    def total_after(count):
-        # hugo prints "Total in N ms" after its first build and after each rebuild.
+    def next_line(pattern, timeout=600):
         while True:
-            line = server.stdout.readline()
-            if not line:
-                sys.exit("dev_bench: hugo server stopped:\n" + "".join(lines[-20:]))
-            lines.append(line)
-            found = [float(m) for m in re.findall(r"Total in (\d+(?:\.\d+)?) ?ms", "".join(lines))]
-            if len(found) >= count:
-                return found[count - 1]
+            try:
+                line = lines.get(timeout=timeout)
+            except queue.Empty:
+                sys.exit("dev_bench: hugo server printed nothing more:\n" + "".join(seen[-20:]))
+            if line is None:
+                sys.exit("dev_bench: hugo server stopped:\n" + "".join(seen[-20:]))
+            seen.append(line)
+            found = re.search(pattern, line)
+            if found:
+                return found
+
+    def drain():
+        # One save can come as two file events, and hugo rebuilds for each: a late rebuild of the
+        # last pass must not count for the next one.
+        time.sleep(2)
+        while not lines.empty():
+            seen.append(lines.get() or "")
 
     try:
-        total_after(1)
+        next_line(r"Built in \d+")
+        drain()
         times = []
         for r in range(RUNS):
             with open(SITE / "ours" / PAGE, "a") as f:
                 f.write(f"\nSaved in hugo server, pass {r}.\n")
-            times.append(total_after(r + 2))
+            times.append(float(next_line(r"Total in (\d+(?:\.\d+)?) ?ms").group(1)))
+            drain()
         return times
     finally:
         server.terminate()
