@@ -4,8 +4,9 @@
     build_bench.py REPO WORK RESULTS N[:RUNS] ...
 
 For each N: cold builds (a new, empty output dir, our UI bundle copied in first) and warm builds
-(output present), alternating ours and Hugo, RUNS of each; then the rebuild after editing one page
-(what `make dev` runs on a save). Appends result rows to RESULTS (JSON lines, see report.py).
+(output present), alternating ours and Hugo, RUNS of each, with each build's peak memory; then
+the `site build` after editing one page, and the same edit under `make dev` beside `hugo server`
+(dev_bench.py). Appends result rows to RESULTS (JSON lines, see report.py).
 
 Every cold build writes to a directory of its own, and all outputs are deleted only at the end:
 on ext4, creating files within a minute or so of deleting many others is several times slower
@@ -31,15 +32,19 @@ def row(**kw):
 
 
 def timed(cmd, tmpdir=None):
+    """Seconds the command took, its output, and its peak memory (max RSS, MB; /usr/bin/time)."""
     # Our build keeps the islands' HTML of the last build in the temp dir: a cold build gets an
     # empty one, a warm build the one its cold build filled.
     env = dict(os.environ, TMPDIR=str(tmpdir)) if tmpdir else None
+    rss_file = WORK / "rss.txt"
     start = time.perf_counter()
-    done = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    done = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", rss_file, *cmd], stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True, env=env)
     elapsed = time.perf_counter() - start
     if done.returncode != 0:
         sys.exit(f"failed: {' '.join(map(str, cmd))}\n{done.stdout}\n{done.stderr}")
-    return elapsed, done.stdout + done.stderr
+    rss_mb = int(rss_file.read_text().split()[-1]) / 1024
+    return elapsed, done.stdout + done.stderr, rss_mb
 
 
 def ours_cmd(site, out):
@@ -61,15 +66,17 @@ def bench(n, runs):
     site = WORK / f"site-{n}"
     subprocess.run([sys.executable, REPO / "bench/make_site.py", str(n), site, REPO], check=True)
     times = {"ours-cold": [], "hugo-cold": [], "ours-warm": [], "hugo-warm": []}
+    rss = {k: [] for k in times}
     for r in range(runs):
         ours_out, hugo_out, tmp = site / f"out-ours-{r}", site / f"out-hugo-{r}", site / f"tmp-{r}"
         new_out(ours_out, True)
         new_out(tmp, False)
-        times["ours-cold"].append(timed(ours_cmd(site, ours_out), tmp)[0])
         new_out(hugo_out, False)
-        times["hugo-cold"].append(timed(hugo_cmd(site, hugo_out))[0])
-        times["ours-warm"].append(timed(ours_cmd(site, ours_out), tmp)[0])
-        times["hugo-warm"].append(timed(hugo_cmd(site, hugo_out))[0])
+        for kind, cmd, tmpdir in [("ours-cold", ours_cmd(site, ours_out), tmp), ("hugo-cold", hugo_cmd(site, hugo_out), None),
+                                  ("ours-warm", ours_cmd(site, ours_out), tmp), ("hugo-warm", hugo_cmd(site, hugo_out), None)]:
+            elapsed, _, peak = timed(cmd, tmpdir)
+            times[kind].append(elapsed)
+            rss[kind].append(peak)
         print(f"  N={n} run {r + 1}/{runs}: " + ", ".join(f"{k} {v[-1]:.1f}s" for k, v in times.items()), flush=True)
     # Pages written by each: ours counts pages per language (plus sections and home).
     total = 3 * (n + (n + 99) // 100 + 1)
@@ -78,7 +85,8 @@ def bench(n, runs):
         ours_pps, hugo_pps = total / med[f"ours-{kind}"], total / med[f"hugo-{kind}"]
         row(group="1. Generator vs Hugo", row=f"N={n}x3 {kind} build (median of {runs})", ours=ours_pps,
             anchor=hugo_pps, unit="pages/s", higher_is_better=True, goal=1.5,
-            detail=f"ours {med[f'ours-{kind}']:.2f}s, Hugo {med[f'hugo-{kind}']:.2f}s for {total} pages")
+            detail=f"ours {med[f'ours-{kind}']:.2f}s, Hugo {med[f'hugo-{kind}']:.2f}s for {total} pages; peak memory "
+                   f"ours {max(rss[f'ours-{kind}']):.0f} MB, Hugo {max(rss[f'hugo-{kind}']):.0f} MB")
 
     # An edit to one served page: ours rebuilds with the output present; Hugo (no incremental CLI
     # build) anchors with its warm full build.
@@ -93,6 +101,9 @@ def bench(n, runs):
     row(group="1. Generator vs Hugo", row=f"N={n}x3 rebuild after editing one page (median of {runs})",
         ours=statistics.median(edits), anchor=med["hugo-warm"], unit="s", higher_is_better=False,
         detail="anchor: Hugo's warm full build (Hugo has no one-page CLI rebuild)")
+    # The same edit under `make dev`, beside `hugo server`.
+    subprocess.run([sys.executable, REPO / "bench/dev_bench.py", REPO, WORK, RESULTS, site, str(n), str(max(runs, 5))],
+                   check=True)
     return site
 
 

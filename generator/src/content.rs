@@ -276,18 +276,59 @@ pub fn load(dir: &Path, languages: &[String], default_language: &str, collection
             .insert(page.lang.clone(), Arc::new(page));
     }
     for (route, files) in &sources {
-        if !files.contains_key(default_language) {
-            let any = &files.values().next().expect("a route has a file").path;
-            let stem = any.file_name().unwrap_or_default().to_string_lossy();
-            let stem = stem.split('.').next().unwrap_or_default();
-            bail!(
-                "{}: `{route}` has no {default_language} version (expected {})",
-                any.display(),
-                any.with_file_name(format!("{stem}.{default_language}.md")).display()
-            );
-        }
+        has_default(route, files, default_language)?;
     }
     Ok(sources)
+}
+
+/// Fails when `route` has no file in the default language, naming the file expected.
+fn has_default(route: &str, files: &BTreeMap<String, Arc<SourcePage>>, default_language: &str) -> Result<()> {
+    if !files.contains_key(default_language) {
+        let any = &files.values().next().expect("a route has a file").path;
+        let stem = any.file_name().unwrap_or_default().to_string_lossy();
+        let stem = stem.split('.').next().unwrap_or_default();
+        bail!(
+            "{}: `{route}` has no {default_language} version (expected {})",
+            any.display(),
+            any.with_file_name(format!("{stem}.{default_language}.md")).display()
+        );
+    }
+    Ok(())
+}
+
+/// Applies a change of the file `path` below `dir` to `sources`: read again, or forgotten when
+/// it is gone. Returns the file's route, after the same checks `load` makes of it.
+pub fn reload_file(
+    sources: &mut Sources,
+    dir: &Path,
+    path: &Path,
+    languages: &[String],
+    default_language: &str,
+    collections: &[String],
+) -> Result<String> {
+    let route = if path.is_file() {
+        let page = read_page(dir, path, languages, collections)?;
+        let route = page.route.clone();
+        sources
+            .entry(route.clone())
+            .or_default()
+            .insert(page.lang.clone(), Arc::new(page));
+        route
+    } else {
+        let relative = path.strip_prefix(dir).expect("a file below dir");
+        let (route, lang, _) = route_of(relative, collections).with_context(|| format!("{}", path.display()))?;
+        if let Some(files) = sources.get_mut(&route) {
+            files.remove(&lang);
+            if files.is_empty() {
+                sources.remove(&route);
+            }
+        }
+        route
+    };
+    if let Some(files) = sources.get(&route) {
+        has_default(&route, files, default_language)?;
+    }
+    Ok(route)
 }
 
 #[cfg(test)]

@@ -64,6 +64,12 @@ impl IslandItem {
 }
 
 impl IslandCalls {
+    /// Forgets every call: the next render records only its own pages' islands (`site watch`).
+    pub fn clear(&self) {
+        self.by_identity.lock().expect("island registry").clear();
+        self.calls.lock().expect("island registry").clear();
+    }
+
     fn call(&self, island: &str, id: &str, lng: &str, props: &Value) -> usize {
         let identity = identity(island, id, lng, props);
         let mut by_identity = self.by_identity.lock().expect("island registry");
@@ -337,21 +343,60 @@ pub fn render_all(
     items: &[IslandItem],
     cache: Option<&Path>,
 ) -> Result<Vec<String>> {
+    Ok(render_all_keeping(server_bundle, locales, items, cache)?.0)
+}
+
+/// `render_all`, also giving each distinct island's HTML by identity, which `site watch` keeps so
+/// a rebuild renders only the islands it has not seen (`render_more`).
+pub fn render_all_keeping(
+    server_bundle: &Path,
+    locales: &Locales,
+    items: &[IslandItem],
+    cache: Option<&Path>,
+) -> Result<(Vec<String>, HashMap<String, String>)> {
     if items.is_empty() {
-        return Ok(Vec::new());
+        return Ok((Vec::new(), HashMap::new()));
     }
-    if !server_bundle.is_file() {
-        bail!(
-            "{} is missing: the pages use islands ({}), so build the UI first with `npm --prefix ui run build` (`make build` does it)",
-            server_bundle.display(),
-            distinct_names(items)
-        );
-    }
+    need_bundle(server_bundle, items)?;
     let fingerprint = cache.map(|_| fingerprint(server_bundle, locales)).transpose()?;
     let mut known: HashMap<String, String> = match (cache, &fingerprint) {
         (Some(file), Some(fingerprint)) => read_cache(file, fingerprint),
         _ => HashMap::new(),
     };
+    let html = render_more(server_bundle, locales, items, &mut known)?;
+    // Exactly this build's islands are kept.
+    let known: HashMap<String, String> = items
+        .iter()
+        .map(IslandItem::identity)
+        .zip(html.iter().cloned())
+        .collect();
+    if let (Some(file), Some(fingerprint)) = (cache, fingerprint) {
+        let cached = CacheFile {
+            fingerprint,
+            html: known.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+        };
+        // Written whole and renamed: two builds of one site may run at once (tests do).
+        // A cache that cannot be written only makes the next build slower.
+        let partial = file.with_extension(format!("{}.partial", std::process::id()));
+        if std::fs::write(&partial, serde_json::to_vec(&cached)?).is_ok() {
+            let _ = std::fs::rename(&partial, file);
+        }
+    }
+    Ok((html, known))
+}
+
+/// The HTML of each item, rendering only those `known` lacks (and adding them to it). `known`
+/// must come from the same server bundle and locales.
+pub fn render_more(
+    server_bundle: &Path,
+    locales: &Locales,
+    items: &[IslandItem],
+    known: &mut HashMap<String, String>,
+) -> Result<Vec<String>> {
+    if items.is_empty() {
+        return Ok(Vec::new());
+    }
+    need_bundle(server_bundle, items)?;
     let identities: Vec<String> = items.iter().map(IslandItem::identity).collect();
     let missing: Vec<IslandItem> = items
         .iter()
@@ -363,23 +408,21 @@ pub fn render_all(
     for (item, html) in missing.iter().zip(rendered) {
         known.insert(item.identity(), html);
     }
-    let html: Vec<String> = identities
+    Ok(identities
         .iter()
-        .map(|id| known.remove(id).expect("rendered or cached"))
-        .collect();
-    if let (Some(file), Some(fingerprint)) = (cache, fingerprint) {
-        let cached = CacheFile {
-            fingerprint,
-            html: identities.iter().cloned().zip(html.iter().cloned()).collect(),
-        };
-        // Written whole and renamed: two builds of one site may run at once (tests do).
-        // A cache that cannot be written only makes the next build slower.
-        let partial = file.with_extension(format!("{}.partial", std::process::id()));
-        if std::fs::write(&partial, serde_json::to_vec(&cached)?).is_ok() {
-            let _ = std::fs::rename(&partial, file);
-        }
+        .map(|id| known.get(id).cloned().expect("rendered or known"))
+        .collect())
+}
+
+fn need_bundle(server_bundle: &Path, items: &[IslandItem]) -> Result<()> {
+    if !server_bundle.is_file() {
+        bail!(
+            "{} is missing: the pages use islands ({}), so build the UI first with `npm --prefix ui run build` (`make build` does it)",
+            server_bundle.display(),
+            distinct_names(items)
+        );
     }
-    Ok(html)
+    Ok(())
 }
 
 #[derive(Serialize, Deserialize)]

@@ -5,6 +5,7 @@ pub mod config;
 pub mod content;
 pub mod date;
 pub mod feed;
+pub mod incremental;
 pub mod islands;
 pub mod layout;
 pub mod links;

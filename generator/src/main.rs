@@ -101,7 +101,7 @@ fn run(cli: &Cli) -> anyhow::Result<()> {
                 println!("{}: translated_from: {hash}", file.display());
             }
         }
-        Command::Watch { dev } => generator::watch::watch(&options(cli, *dev))?,
+        Command::Watch { dev } => generator::watch::watch(options(cli, *dev))?,
         Command::New { page } => {
             for file in generator::new_page::create(&root(cli), page, &generator::new_page::today())? {
                 println!("{}", file.display());

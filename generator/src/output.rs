@@ -172,15 +172,11 @@ pub struct Changed {
 /// nothing, so many run in parallel; the writes (`Changed::write`) go one after another, which the file
 /// system serves faster than many writers creating files at once.
 pub fn compress_if_changed(path: &Path, bytes: Vec<u8>, compression: Compression) -> Result<Option<Changed>> {
-    if std::fs::read(path).is_ok_and(|old| old == bytes) {
+    let Some(mut changed) = changed_alone(path, bytes)? else {
         return Ok(None);
-    }
-    let siblings = encode_siblings(path, &bytes, &compression.encoders())?;
-    Ok(Some(Changed {
-        path: path.to_path_buf(),
-        bytes,
-        siblings,
-    }))
+    };
+    changed.siblings = encode_siblings(path, &changed.bytes, &compression.encoders())?;
+    Ok(Some(changed))
 }
 
 impl Changed {
@@ -189,6 +185,18 @@ impl Changed {
         write_file(&self.path, &self.bytes)?;
         write_all(&self.siblings)
     }
+}
+
+/// The file alone to write (no siblings), or None when `path` already holds `bytes`.
+pub fn changed_alone(path: &Path, bytes: Vec<u8>) -> Result<Option<Changed>> {
+    if std::fs::read(path).is_ok_and(|old| old == bytes) {
+        return Ok(None);
+    }
+    Ok(Some(Changed {
+        path: path.to_path_buf(),
+        bytes,
+        siblings: Vec::new(),
+    }))
 }
 
 /// `write_if_changed` for a text file that also needs `.gz` and `.br` siblings, made from memory
@@ -226,6 +234,18 @@ pub fn compress_text_files(dir: &Path) -> Result<usize> {
         })
         .collect::<Result<_>>()?;
     Ok(made.iter().sum())
+}
+
+/// Removes every `.gz` and `.br` file below `dir`: a build without them must not leave an older
+/// build's, which the server would serve in place of the new text.
+pub fn remove_compressed(dir: &Path) -> Result<()> {
+    for entry in WalkDir::new(dir).into_iter().filter_map(|e| e.ok()) {
+        if entry.file_type().is_file() && is_compressed_sibling(entry.path()) {
+            std::fs::remove_file(entry.path())
+                .with_context(|| format!("Failed to remove {}", entry.path().display()))?;
+        }
+    }
+    Ok(())
 }
 
 /// Removes files below `dir` that this build did not write, except below `keep_dirs` (another

@@ -11,7 +11,7 @@ use crate::site_values;
 use anyhow::{bail, Result};
 use rayon::prelude::*;
 use serde::Serialize;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -162,41 +162,70 @@ fn render_page(source: &Arc<SourcePage>, lang: &str, config: &SiteConfig) -> Res
     })
 }
 
+/// The pages of `routes` in every language of the site, rendered in parallel.
+fn render_routes<'a>(
+    sources: &Sources,
+    routes: impl Iterator<Item = &'a String>,
+    config: &SiteConfig,
+) -> Result<BTreeMap<String, BTreeMap<String, Page>>> {
+    let jobs: Vec<(&Arc<SourcePage>, &str)> = routes
+        .flat_map(|route| {
+            let files = &sources[route];
+            let default = &files[&config.default_language];
+            config
+                .language_codes()
+                .map(move |lang| (files.get(lang).unwrap_or(default), lang))
+        })
+        .collect();
+    let results: Vec<Result<Page, String>> = jobs
+        .par_iter()
+        .map(|(source, lang)| render_page(source, lang, config))
+        .collect();
+    let mut by_route: BTreeMap<String, BTreeMap<String, Page>> = BTreeMap::new();
+    let mut errors = Vec::new();
+    for result in results {
+        match result {
+            Ok(page) => {
+                by_route
+                    .entry(page.route().to_string())
+                    .or_default()
+                    .insert(page.lang.clone(), page);
+            }
+            Err(e) => errors.push(e),
+        }
+    }
+    if !errors.is_empty() {
+        errors.sort();
+        bail!("{}", errors.join("\n"));
+    }
+    Ok(by_route)
+}
+
 impl Pages {
     /// Every route in every language of the site, rendered from Markdown (a language without a
     /// file renders the default language's), or every error with its file and line.
     pub fn render(sources: &Sources, config: &SiteConfig) -> Result<Pages> {
-        let jobs: Vec<(&Arc<SourcePage>, &str)> = sources
-            .values()
-            .flat_map(|files| {
-                let default = &files[&config.default_language];
-                config
-                    .language_codes()
-                    .map(move |lang| (files.get(lang).unwrap_or(default), lang))
-            })
-            .collect();
-        let results: Vec<Result<Page, String>> = jobs
-            .par_iter()
-            .map(|(source, lang)| render_page(source, lang, config))
-            .collect();
-        let mut by_route: BTreeMap<String, BTreeMap<String, Page>> = BTreeMap::new();
-        let mut errors = Vec::new();
-        for result in results {
-            match result {
-                Ok(page) => {
-                    by_route
-                        .entry(page.route().to_string())
-                        .or_default()
-                        .insert(page.lang.clone(), page);
-                }
-                Err(e) => errors.push(e),
-            }
+        Ok(Pages {
+            by_route: render_routes(sources, sources.keys(), config)?,
+        })
+    }
+
+    /// Renders again the routes of `routes` from `sources` (a route no longer in `sources` is
+    /// gone), leaving every other page as it is: what a rebuild after a Markdown edit needs.
+    pub fn rerender(&mut self, sources: &Sources, routes: &BTreeSet<String>, config: &SiteConfig) -> Result<()> {
+        let mut fresh = render_routes(sources, routes.iter().filter(|r| sources.contains_key(*r)), config)?;
+        for route in routes {
+            match fresh.remove(route) {
+                Some(versions) => self.by_route.insert(route.clone(), versions),
+                None => self.by_route.remove(route),
+            };
         }
-        if !errors.is_empty() {
-            errors.sort();
-            bail!("{}", errors.join("\n"));
-        }
-        Ok(Pages { by_route })
+        Ok(())
+    }
+
+    /// The kind of `route`'s pages, None when the site has no such route.
+    pub fn kind_of(&self, route: &str) -> Option<ViewKind> {
+        self.by_route.get(route)?.values().next().map(|p| p.kind)
     }
 
     pub fn get(&self, route: &str, lang: &str) -> Option<&Page> {

@@ -267,26 +267,48 @@ fn language_files(lang: &str, entries: &[(usize, &IndexEntry)], locales: &Locale
 /// The index files for `entries` (every page of every language, in index order).
 pub fn encode(entries: &[IndexEntry], languages: &[String], locales: &Locales) -> SearchFiles {
     // Languages are independent: each is encoded on a core of its own.
-    let encoded: Vec<(Vec<SearchFile>, Value)> = languages
+    let encoded: Vec<LanguageIndex> = languages
         .par_iter()
-        .map(|lang| {
-            let mine: Vec<(usize, &IndexEntry)> = entries.iter().enumerate().filter(|(_, e)| &e.lang == lang).collect();
-            language_files(lang, &mine, locales)
-        })
+        .map(|lang| LanguageIndex::encode(entries, lang, locales))
         .collect();
-    let mut files = Vec::new();
-    let mut langs = serde_json::Map::new();
-    for (lang, (mine, manifest)) in languages.iter().zip(encoded) {
-        files.extend(mine);
-        langs.insert(lang.clone(), manifest);
+    let manifest = manifest(&encoded);
+    let files = encoded.into_iter().flat_map(|l| l.files).collect();
+    SearchFiles { manifest, files }
+}
+
+/// One language's files and its part of the manifest: `site watch` encodes again only the
+/// languages whose entries an edit changed.
+pub struct LanguageIndex {
+    pub lang: String,
+    pub files: Vec<SearchFile>,
+    part: Value,
+}
+
+impl LanguageIndex {
+    /// The files of the entries of `lang` among `entries` (every language's, in index order).
+    pub fn encode(entries: &[IndexEntry], lang: &str, locales: &Locales) -> Self {
+        let mine: Vec<(usize, &IndexEntry)> = entries.iter().enumerate().filter(|(_, e)| e.lang == lang).collect();
+        let (files, part) = language_files(lang, &mine, locales);
+        LanguageIndex {
+            lang: lang.to_string(),
+            files,
+            part,
+        }
     }
+}
+
+/// The manifest of the languages' files (`search-index-<hash>.json`).
+pub fn manifest<'a>(languages: impl IntoIterator<Item = &'a LanguageIndex>) -> SearchFile {
+    let langs: serde_json::Map<String, Value> = languages
+        .into_iter()
+        .map(|l| (l.lang.clone(), l.part.clone()))
+        .collect();
     let bytes = serde_json::to_vec(&json!({"version": 2, "langs": langs})).expect("the index serialises");
     let hash: String = Sha256::digest(&bytes)[..6].iter().map(|b| format!("{b:02x}")).collect();
-    let manifest = SearchFile {
+    SearchFile {
         path: format!("search-index-{hash}.json"),
         bytes,
-    };
-    SearchFiles { manifest, files }
+    }
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use crate::content::PageKind;
 use crate::pages::{Page, Pages};
 use serde::Serialize;
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, PartialEq, Serialize)]
 pub struct IndexEntry {
     /// The English route, the same for every language of a page.
     pub route: String,

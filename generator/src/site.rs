@@ -4,15 +4,16 @@
 
 use crate::assets::Manifest;
 use crate::config::SiteConfig;
-use crate::content;
+use crate::content::{self, Sources};
 use crate::islands::{self, IslandCalls, IslandItem, IslandText, Placement, SCRIPTS_MARKER};
 use crate::locales::Locales;
 use crate::output::{
-    compress_if_changed, compress_text_files, remove_stale, write_if_changed, write_with_siblings, Changed, Compression,
+    changed_alone, compress_if_changed, compress_text_files, remove_compressed, remove_stale, write_if_changed,
+    write_with_siblings, Changed, Compression,
 };
 use crate::pages::Pages;
-use crate::search_chunks::{self, SearchFiles};
-use crate::search_index;
+use crate::search_chunks::{self, LanguageIndex, SearchFile};
+use crate::search_index::{self, IndexEntry};
 use crate::site_values;
 use crate::sitemap;
 use crate::tags;
@@ -22,7 +23,7 @@ use crate::views::{PageView, ViewContext};
 use anyhow::{anyhow, bail, Context, Result};
 use rayon::prelude::*;
 use site_contract::{SiteFacts, SITE_FACTS_FILE};
-use std::collections::{BTreeSet, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -70,10 +71,31 @@ pub struct BuildReport {
     pub written: usize,
     pub warnings: Vec<String>,
     pub elapsed: Duration,
+    /// The pages rendered again by a one-page rebuild of `site watch` (None: a whole build).
+    pub rerendered: Option<usize>,
 }
 
 impl BuildReport {
+    pub(crate) fn of(site: &Site, written: usize, started: Instant, rerendered: Option<usize>) -> Self {
+        BuildReport {
+            pages: site.page_count(),
+            languages: site.languages.clone(),
+            written,
+            warnings: site.warnings.clone(),
+            elapsed: started.elapsed(),
+            rerendered,
+        }
+    }
+
     pub fn summary(&self) -> String {
+        if let Some(rerendered) = self.rerendered {
+            return format!(
+                "Rebuilt {rerendered} of {} pages in {:.3}s; {} files changed",
+                self.pages,
+                self.elapsed.as_secs_f64(),
+                self.written
+            );
+        }
         format!(
             "Built {} pages in {} languages ({}) in {:.2}s; {} files changed",
             self.pages,
@@ -117,6 +139,8 @@ pub struct Site {
     pub languages: Vec<String>,
     pub locales: Arc<Locales>,
     pub pages: Pages,
+    /// The page files as read (the tag pages aside), kept so `site watch` can read one again.
+    pub sources: Sources,
     pub warnings: Vec<String>,
 }
 
@@ -131,27 +155,49 @@ impl Site {
             &config.default_language,
         )?);
         let collections: Vec<String> = config.collections.keys().cloned().collect();
-        let mut sources = content::load(
+        let sources = content::load(
             &root.join("content"),
             &languages,
             &config.default_language,
             &collections,
         )?;
-        let tag_warnings = tags::add_pages(&mut sources, &config, &locales, &root.join("content"))?;
-        let pages = Pages::render(&sources, &config)?;
-        pages.check_links(&root.join("static"))?;
-        check_preview_images(&config, &pages, &root.join("static"))?;
-        let mut warnings = untranslated(&locales, &pages, &languages);
-        warnings.extend(site_values::placeholder_warnings(&config));
-        warnings.extend(translations::warnings(&translations::all(&pages, &config)));
-        warnings.extend(tag_warnings);
-        Ok(Site {
+        let (with_tags, tag_warnings) = Site::with_tag_pages(&sources, &config, &locales, root)?;
+        let pages = Pages::render(&with_tags, &config)?;
+        let mut site = Site {
             config,
             languages,
             locales,
             pages,
-            warnings,
-        })
+            sources,
+            warnings: Vec::new(),
+        };
+        site.check(root, tag_warnings)?;
+        Ok(site)
+    }
+
+    /// `sources` and the tag pages they call for (`tags::add_pages`), and its warnings.
+    pub(crate) fn with_tag_pages(
+        sources: &Sources,
+        config: &SiteConfig,
+        locales: &Locales,
+        root: &Path,
+    ) -> Result<(Sources, Vec<String>)> {
+        let mut with_tags = sources.clone();
+        let warnings = tags::add_pages(&mut with_tags, config, locales, &root.join("content"))?;
+        Ok((with_tags, warnings))
+    }
+
+    /// The checks across pages (links, preview images) and the warnings, which `site watch` makes
+    /// again after it renders some pages again.
+    pub(crate) fn check(&mut self, root: &Path, tag_warnings: Vec<String>) -> Result<()> {
+        self.pages.check_links(&root.join("static"))?;
+        check_preview_images(&self.config, &self.pages, &root.join("static"))?;
+        let mut warnings = untranslated(&self.locales, &self.pages, &self.languages);
+        warnings.extend(site_values::placeholder_warnings(&self.config));
+        warnings.extend(translations::warnings(&translations::all(&self.pages, &self.config)));
+        warnings.extend(tag_warnings);
+        self.warnings = warnings;
+        Ok(())
     }
 
     /// The pages a build writes, the collections' not-found pages aside.
@@ -206,26 +252,54 @@ fn untranslated(locales: &Locales, pages: &Pages, languages: &[String]) -> Vec<S
 }
 
 /// The search index's files: a manifest the search page names and the chunks it lists.
-struct SearchIndexFile(search_chunks::SearchFiles);
+pub(crate) struct SearchIndexFile {
+    /// Each language's files, and whether to write them: a rebuild leaves those of a language
+    /// whose entries did not change as the last build wrote them.
+    languages: Vec<(LanguageIndex, bool)>,
+    manifest: SearchFile,
+}
+
+/// The search index manifest's name in a `--dev` build: one name, so an edit does not change the
+/// search page's props (and with them its island). The manifest still versions the files it
+/// lists, and the server does not serve it as immutable (its name carries no hash).
+const DEV_SEARCH_INDEX: &str = "search-index-dev.json";
 
 impl SearchIndexFile {
-    fn encode(site: &Site) -> Self {
-        let entries = search_index::entries(&site.pages, &site.config);
-        SearchIndexFile(search_chunks::encode(&entries, &site.languages, &site.locales))
+    pub(crate) fn encode(site: &Site, entries: &[IndexEntry], dev: bool) -> Self {
+        let languages = (site.languages.par_iter())
+            .map(|lang| (LanguageIndex::encode(entries, lang, &site.locales), true))
+            .collect();
+        SearchIndexFile::assemble(languages, dev)
     }
 
-    fn url(&self) -> String {
-        format!("/assets/{}", self.0.manifest.path)
+    /// The index after a rebuild: the languages of `changed` encoded again from `entries`, the
+    /// others as the last build (`kept`) wrote them.
+    pub(crate) fn update(
+        kept: Vec<LanguageIndex>,
+        site: &Site,
+        entries: &[IndexEntry],
+        changed: &BTreeSet<String>,
+        dev: bool,
+    ) -> Self {
+        let languages = (kept.into_par_iter())
+            .map(|language| match changed.contains(&language.lang) {
+                true => (LanguageIndex::encode(entries, &language.lang, &site.locales), true),
+                false => (language, false),
+            })
+            .collect();
+        SearchIndexFile::assemble(languages, dev)
     }
 
-    /// Each file's place below `dist/`, its bytes and how it is compressed: the chunks are
-    /// thousands of small files on a large site (13,395 at 1,000 pages x 3), compressed like pages.
-    fn into_files(self) -> Vec<(PathBuf, Vec<u8>, Compression)> {
-        let SearchFiles { manifest, files } = self.0;
-        let at = |path: &str| PathBuf::from("assets").join(path);
-        (files.into_iter().map(|f| (at(&f.path), f.bytes, Compression::Many)))
-            .chain([(at(&manifest.path), manifest.bytes, Compression::Few)])
-            .collect()
+    fn assemble(languages: Vec<(LanguageIndex, bool)>, dev: bool) -> Self {
+        let mut manifest = search_chunks::manifest(languages.iter().map(|(l, _)| l));
+        if dev {
+            manifest.path = DEV_SEARCH_INDEX.to_string();
+        }
+        SearchIndexFile { languages, manifest }
+    }
+
+    pub(crate) fn url(&self) -> String {
+        format!("/assets/{}", self.manifest.path)
     }
 }
 
@@ -234,6 +308,9 @@ impl SearchIndexFile {
 struct Prepared {
     site: Site,
     manifest: Option<Manifest>,
+    tera: tera::Tera,
+    island_calls: Arc<IslandCalls>,
+    search_entries: Vec<IndexEntry>,
     search_index: SearchIndexFile,
     /// Each page's file below `dist/` and its HTML.
     pages: Vec<(PathBuf, String)>,
@@ -249,13 +326,17 @@ fn prepare(options: &BuildOptions) -> Result<Prepared> {
     let island_calls = Arc::new(IslandCalls::default());
     let tera = load_templates(options, &site, island_calls.clone())?;
     // The search index comes before the pages: the search page's props name its hashed file.
-    let search_index = SearchIndexFile::encode(&site);
-    let pages = render_templates(&site, &tera, manifest.as_ref(), &search_index.url(), options.dev)?;
+    let search_entries = search_index::entries(&site.pages, &site.config);
+    let search_index = SearchIndexFile::encode(&site, &search_entries, options.dev);
+    let pages = render_templates(&site, &tera, manifest.as_ref(), &search_index.url(), options.dev, None)?;
     let islands = islands::place(&island_calls, &pages)?;
     check_template_islands(&islands.items, manifest.as_ref(), &options.out)?;
     Ok(Prepared {
         site,
         manifest,
+        tera,
+        island_calls,
+        search_entries,
         search_index,
         pages,
         islands,
@@ -273,17 +354,46 @@ pub fn check(options: &BuildOptions) -> Result<CheckReport> {
 }
 
 pub fn build(options: &BuildOptions) -> Result<BuildReport> {
+    Ok(build_keeping(options)?.0)
+}
+
+/// What `site watch` keeps of its last build, so that after a Markdown edit it renders only the
+/// pages that change (`incremental`).
+pub(crate) struct Kept {
+    pub site: Site,
+    pub manifest: Option<Manifest>,
+    pub tera: tera::Tera,
+    /// The islands the templates place; cleared before rendering some pages again.
+    pub island_calls: Arc<IslandCalls>,
+    /// Each distinct island's HTML by identity.
+    pub island_html: HashMap<String, String>,
+    /// Each page's search index entry, in the index's order.
+    pub search_entries: Vec<IndexEntry>,
+    /// Each language's search index files, their bytes taken (they are in `dist/`).
+    pub search_index: Vec<LanguageIndex>,
+    /// Every file of `dist/` the build wrote, relative to it.
+    pub files: HashSet<PathBuf>,
+    /// Where the pages fetch the search index's manifest from.
+    pub search_index_url: String,
+}
+
+/// A whole build, keeping what a later one-page rebuild needs.
+pub(crate) fn build_keeping(options: &BuildOptions) -> Result<(BuildReport, Kept)> {
     let started = Instant::now();
     let Prepared {
         site,
         manifest,
+        tera,
+        island_calls,
+        search_entries,
         search_index,
         pages,
         islands,
     } = prepare(options)?;
-    let mut out = Written::new(&options.out);
-    let search_index_written = write_search_index_in_background(&mut out, search_index);
-    let island_html = islands::render_all(
+    let mut out = Written::new(&options.out, !options.dev);
+    let search_index_url = search_index.url();
+    let (search_index_written, search_index) = write_search_index_in_background(&mut out, search_index);
+    let (island_html, known_islands) = islands::render_all_keeping(
         &options.server_bundle,
         &site.locales,
         &islands.items,
@@ -296,14 +406,24 @@ pub fn build(options: &BuildOptions) -> Result<BuildReport> {
     write_site_files(&mut out, &site, manifest.as_ref(), options.dev)?;
     remove_stale_files(&out)?;
     out.changed += search_index_written.join().expect("search index writer")?;
-    compress_text_files(&options.out)?;
-    Ok(BuildReport {
-        pages: site.page_count(),
-        languages: site.languages,
-        written: out.changed,
-        warnings: site.warnings,
-        elapsed: started.elapsed(),
-    })
+    if out.compress {
+        compress_text_files(&options.out)?;
+    } else {
+        remove_compressed(&options.out)?;
+    }
+    let report = BuildReport::of(&site, out.changed, started, None);
+    let kept = Kept {
+        site,
+        manifest,
+        tera,
+        island_calls,
+        island_html: known_islands,
+        search_entries,
+        search_index,
+        files: out.files,
+        search_index_url,
+    };
+    Ok((report, kept))
 }
 
 /// `dist/assets/manifest.json` of the UI build, or None (and a warning) when the UI is not built.
@@ -319,7 +439,7 @@ fn load_ui_manifest(out: &Path, warnings: &mut Vec<String>) -> Result<Option<Man
 }
 
 /// Fails with every error, sorted, or passes when there are none.
-fn fail_on(errors: BTreeSet<String>) -> Result<()> {
+pub(crate) fn fail_on(errors: BTreeSet<String>) -> Result<()> {
     if errors.is_empty() {
         return Ok(());
     }
@@ -328,7 +448,7 @@ fn fail_on(errors: BTreeSet<String>) -> Result<()> {
 
 /// Fails on a front matter `island:` the UI bundle does not have, naming file and line. Without a
 /// UI bundle, `check_template_islands` fails on any island at all.
-fn check_page_islands(pages: &Pages, manifest: Option<&Manifest>) -> Result<()> {
+pub(crate) fn check_page_islands(pages: &Pages, manifest: Option<&Manifest>) -> Result<()> {
     let Some(manifest) = manifest else {
         return Ok(());
     };
@@ -351,7 +471,7 @@ fn check_page_islands(pages: &Pages, manifest: Option<&Manifest>) -> Result<()> 
 
 /// A `frames` entry (site-config.yaml) must name a page: a misspelt route would leave the page it
 /// meant in the full frame without a word.
-fn check_frames(site: &Site) -> Result<()> {
+pub(crate) fn check_frames(site: &Site) -> Result<()> {
     let routes: HashSet<&str> = site.pages.built_routes().into_iter().collect();
     let errors = site
         .config
@@ -371,14 +491,19 @@ fn load_templates(options: &BuildOptions, site: &Site, island_calls: Arc<IslandC
         island_calls,
         &site.config.default_language,
     )?;
+    check_page_templates(&tera, &site.pages)?;
+    Ok(tera)
+}
+
+/// Fails on a front matter `template:` that names no template, naming file and line.
+pub(crate) fn check_page_templates(tera: &tera::Tera, pages: &Pages) -> Result<()> {
     // Partials are pieces of the page templates, not templates a page can name.
     let mut known: Vec<&str> = tera
         .get_template_names()
         .filter(|name| !name.starts_with("partials/"))
         .collect();
     known.sort();
-    let errors = site
-        .pages
+    let errors = pages
         .all()
         .filter(|page| !page.fallback)
         .filter_map(|page| {
@@ -392,8 +517,7 @@ fn load_templates(options: &BuildOptions, site: &Site, island_calls: Arc<IslandC
             })
         })
         .collect();
-    fail_on(errors)?;
-    Ok(tera)
+    fail_on(errors)
 }
 
 /// One page of `dist/` to render: its file, its template and what the template sees.
@@ -403,11 +527,13 @@ struct PageJob {
     view: PageView,
 }
 
-/// Every page of its own, then the not-found page of each collection with entry pages.
-fn page_jobs(site: &Site, views: &ViewContext) -> Vec<PageJob> {
+/// Every page of its own (or only those of the routes of `only`), then the not-found page of
+/// each collection with entry pages (which no Markdown file changes, so not with `only`).
+fn page_jobs(site: &Site, views: &ViewContext, only: Option<&BTreeSet<String>>) -> Vec<PageJob> {
     let mut jobs: Vec<PageJob> = site
         .pages
         .built()
+        .filter(|page| only.is_none_or(|routes| routes.contains(page.route())))
         .map(|page| {
             let view = views.page(page);
             let template = (page.source.front.template.as_deref())
@@ -420,6 +546,9 @@ fn page_jobs(site: &Site, views: &ViewContext) -> Vec<PageJob> {
             }
         })
         .collect();
+    if only.is_some() {
+        return jobs;
+    }
     for (name, collection) in &site.config.collections {
         if let (true, Some(key)) = (collection.entry_pages, &collection.not_found_key) {
             for lang in &site.languages {
@@ -435,13 +564,15 @@ fn page_jobs(site: &Site, views: &ViewContext) -> Vec<PageJob> {
     jobs
 }
 
-/// Each page's HTML from its template, in parallel; the templates record the islands they place.
-fn render_templates(
+/// Each page's HTML (of every page, or of the routes of `only`) from its template, in parallel;
+/// the templates record the islands they place.
+pub(crate) fn render_templates(
     site: &Site,
     tera: &tera::Tera,
     manifest: Option<&Manifest>,
     search_index_url: &str,
     dev: bool,
+    only: Option<&BTreeSet<String>>,
 ) -> Result<Vec<(PathBuf, String)>> {
     let views = ViewContext {
         config: &site.config,
@@ -454,7 +585,7 @@ fn render_templates(
         .map(|m| format!("<script>{}</script>", m.head_script))
         .unwrap_or_default();
     let css: Vec<String> = manifest.map(|m| m.css.clone()).unwrap_or_default();
-    page_jobs(site, &views)
+    page_jobs(site, &views, only)
         .into_par_iter()
         .map(|PageJob { file, template, view }| {
             // Templates read the view as `page` only.
@@ -478,7 +609,7 @@ fn render_templates(
 }
 
 /// Fails when the pages use islands the UI bundle lacks, or any island without a UI bundle.
-fn check_template_islands(items: &[IslandItem], manifest: Option<&Manifest>, out: &Path) -> Result<()> {
+pub(crate) fn check_template_islands(items: &[IslandItem], manifest: Option<&Manifest>, out: &Path) -> Result<()> {
     if items.is_empty() {
         return Ok(());
     }
@@ -505,23 +636,28 @@ fn check_template_islands(items: &[IslandItem], manifest: Option<&Manifest>, out
 }
 
 /// The files of this build below `dist/` (any other is stale) and how many of them changed.
-struct Written {
-    dir: PathBuf,
-    files: HashSet<PathBuf>,
-    changed: usize,
+pub(crate) struct Written {
+    pub dir: PathBuf,
+    pub files: HashSet<PathBuf>,
+    pub changed: usize,
+    /// Text files get `.gz` and `.br` siblings; not in a `--dev` build, which only a browser on
+    /// this machine reads, and where compressing the large files (lists, feeds, the search
+    /// index) again would be most of a one-page rebuild.
+    pub compress: bool,
 }
 
 impl Written {
-    fn new(dir: &Path) -> Self {
+    pub fn new(dir: &Path, compress: bool) -> Self {
         Written {
             dir: dir.to_path_buf(),
             files: HashSet::new(),
             changed: 0,
+            compress,
         }
     }
 
     /// Writes `relative` below `dist/` unless it holds these bytes already.
-    fn write(&mut self, relative: PathBuf, bytes: &[u8]) -> Result<()> {
+    pub fn write(&mut self, relative: PathBuf, bytes: &[u8]) -> Result<()> {
         self.changed += write_if_changed(&self.dir.join(&relative), bytes)? as usize;
         self.files.insert(relative);
         Ok(())
@@ -530,35 +666,55 @@ impl Written {
 
 /// The search index's files and their compressed siblings, written beside the pages: together
 /// they compress like the largest file, a second of CPU on a large site. The handle counts the
-/// files that changed.
-fn write_search_index_in_background(out: &mut Written, index: SearchIndexFile) -> JoinHandle<Result<usize>> {
-    let files: Vec<(PathBuf, Vec<u8>, Compression)> = index
-        .into_files()
-        .into_iter()
-        .map(|(file, bytes, compression)| {
-            let path = out.dir.join(&file);
-            out.files.insert(file);
-            (path, bytes, compression)
-        })
-        .collect();
-    std::thread::spawn(move || {
+/// files that changed; the languages' indexes come back without their bytes. The chunks are
+/// thousands of small files on a large site (13,395 at 1,000 pages x 3): they are compressed like
+/// pages.
+pub(crate) fn write_search_index_in_background(
+    out: &mut Written,
+    index: SearchIndexFile,
+) -> (JoinHandle<Result<usize>>, Vec<LanguageIndex>) {
+    let SearchIndexFile { languages, manifest } = index;
+    let mut files: Vec<(PathBuf, Vec<u8>, Compression)> = Vec::new();
+    let mut add = |out: &mut Written, file: &mut SearchFile, write: bool, compression: Compression| {
+        let relative = PathBuf::from("assets").join(&file.path);
+        if write {
+            files.push((out.dir.join(&relative), std::mem::take(&mut file.bytes), compression));
+        }
+        out.files.insert(relative);
+    };
+    let mut kept = Vec::with_capacity(languages.len());
+    for (mut language, write) in languages {
+        for file in &mut language.files {
+            add(out, file, write, Compression::Many);
+        }
+        kept.push(language);
+    }
+    add(out, &mut { manifest }, true, Compression::Few);
+    let compress = out.compress;
+    let handle = std::thread::spawn(move || {
         files
             .into_par_iter()
             .map(|(path, bytes, compression)| {
                 if let Some(dir) = path.parent() {
                     std::fs::create_dir_all(dir)?;
                 }
-                write_with_siblings(&path, bytes, compression).map(usize::from)
+                let changed = if compress {
+                    write_with_siblings(&path, bytes, compression)?
+                } else {
+                    write_if_changed(&path, &bytes)?
+                };
+                Ok(usize::from(changed))
             })
             .sum()
-    })
+    });
+    (handle, kept)
 }
 
 /// Fills each page's island slots and scripts, and writes the pages that changed. Pages are
 /// finished and compressed in parallel; one thread writes them as they come, which the file
 /// system serves faster than many writers creating files at once. The bound keeps the compressed
 /// pages in memory few on a large site.
-fn write_pages(
+pub(crate) fn write_pages(
     out: &mut Written,
     pages: Vec<(PathBuf, String)>,
     island_html: &[String],
@@ -568,7 +724,7 @@ fn write_pages(
 ) -> Result<()> {
     let (finished, to_write) = std::sync::mpsc::sync_channel::<Changed>(PAGES_IN_FLIGHT);
     let writer = std::thread::spawn(move || to_write.into_iter().try_fold(0, |n, page| page.write().map(|()| n + 1)));
-    let dir = &out.dir;
+    let (dir, compress) = (&out.dir, out.compress);
     let made = pages
         .par_iter()
         .enumerate()
@@ -576,11 +732,12 @@ fn write_pages(
             let (html, names) = islands.fill(n, html, island_html)?;
             let html = island_text.fill(html, manifest.and_then(|m| m.text_sections(&names)).as_ref());
             let scripts = manifest.map(|m| m.island_scripts(&names)).unwrap_or_default();
-            let page = compress_if_changed(
-                &dir.join(file),
-                html.replacen(SCRIPTS_MARKER, &scripts, 1).into_bytes(),
-                Compression::Many,
-            )?;
+            let bytes = html.replacen(SCRIPTS_MARKER, &scripts, 1).into_bytes();
+            let page = if compress {
+                compress_if_changed(&dir.join(file), bytes, Compression::Many)?
+            } else {
+                changed_alone(&dir.join(file), bytes)?
+            };
             match page {
                 Some(page) => finished.send(page).map_err(|_| anyhow!("the page writer stopped")),
                 None => Ok(()),
@@ -620,8 +777,8 @@ fn write_locale_files(out: &mut Written, locales: &Locales) -> Result<()> {
     Ok(())
 }
 
-/// The code-highlighting stylesheets, `sitemap.xml`, `robots.txt`, each language's Atom feed and `_site.json` (facts for
-/// the server: languages, default language, the head script's CSP hash, dev mode).
+/// The code-highlighting stylesheets, `robots.txt`, `_site.json` (facts for the server:
+/// languages, default language, the head script's CSP hash, dev mode), and the page lists.
 fn write_site_files(out: &mut Written, site: &Site, manifest: Option<&Manifest>, dev: bool) -> Result<()> {
     let config = &site.config;
     let site_facts = SiteFacts {
@@ -643,15 +800,21 @@ fn write_site_files(out: &mut Written, site: &Site, manifest: Option<&Manifest>,
             crate::markdown::syntax_stylesheet(false)?.into_bytes(),
         ),
         (SYNTAX_DARK_CSS, crate::markdown::syntax_stylesheet(true)?.into_bytes()),
-        (
-            "sitemap.xml",
-            sitemap::sitemap(config, &site.pages.built_routes()).into_bytes(),
-        ),
         ("robots.txt", sitemap::robots(config).into_bytes()),
         (SITE_FACTS_FILE, serde_json::to_vec_pretty(&site_facts)?),
     ] {
         out.write(PathBuf::from(name), &bytes)?;
     }
+    write_page_lists(out, site)
+}
+
+/// The files that list pages across the site: `sitemap.xml` and each language's Atom feed.
+pub(crate) fn write_page_lists(out: &mut Written, site: &Site) -> Result<()> {
+    let config = &site.config;
+    out.write(
+        PathBuf::from("sitemap.xml"),
+        sitemap::sitemap(config, &site.pages.built_routes()).as_bytes(),
+    )?;
     for lang in &site.languages {
         let path = crate::feed::feed_path(config, lang);
         let xml = crate::feed::atom(config, &site.pages, lang)?;
@@ -664,12 +827,13 @@ fn write_site_files(out: &mut Written, site: &Site, manifest: Option<&Manifest>,
 /// the search index this build writes there.
 fn remove_stale_files(out: &Written) -> Result<()> {
     remove_stale(&out.dir, &out.files, |p| {
-        p.starts_with("assets")
-            && !p.starts_with("assets/search")
-            && !p
-                .file_name()
-                .and_then(|n| n.to_str())
-                .is_some_and(|n| n.starts_with("search-index-"))
+        p == Path::new(crate::watch::STATUS_FILE)
+            || p.starts_with("assets")
+                && !p.starts_with("assets/search")
+                && !p
+                    .file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n.starts_with("search-index-"))
     })?;
     Ok(())
 }

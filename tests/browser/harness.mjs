@@ -48,9 +48,9 @@ async function waitUntilAnswering(url, child, output, timeoutMs = 30000) {
 
 /**
  * Starts `target/debug/api serve` on a free port with DIST_DIR=dist and a fresh DATA_DIR.
- * `env` adds to (or overrides) the environment.
+ * `env` adds to (or overrides) the environment; `args` go after `serve` (`--dev`).
  */
-export async function startServer({ env = {} } = {}) {
+export async function startServer({ env = {}, args = [] } = {}) {
   if (!existsSync(apiBinary)) throw new Error(`${apiBinary} is missing: run \`cargo build -p api\` first`);
   if (!existsSync(path.join(distDir, 'index.html'))) throw new Error(`${distDir}/index.html is missing: run \`make build\` first`);
   const port = await freePort();
@@ -66,7 +66,7 @@ export async function startServer({ env = {} } = {}) {
   };
   delete serverEnv.SMTP_URL;
   if (env.SMTP_URL) serverEnv.SMTP_URL = env.SMTP_URL;
-  const child = spawn(apiBinary, ['serve'], { cwd: repoDir, env: serverEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(apiBinary, ['serve', ...args], { cwd: repoDir, env: serverEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   const output = [];
   child.stdout.on('data', (chunk) => output.push(chunk.toString()));
   child.stderr.on('data', (chunk) => output.push(chunk.toString()));

@@ -1,5 +1,11 @@
 //! `make dev` live reload: watch `dist/`, reload the in-memory copy after a rebuild, and tell
-//! open pages over Server-Sent Events (`/__dev/events`) so `/__dev/reload.js` reloads them.
+//! open pages over Server-Sent Events (`/__dev/events`) so `/__dev/reload.js` reloads them, or
+//! shows a failed build's errors over the page until the next good build.
+//!
+//! `site watch` writes `dist/.dev-build.json` after every build, last: `{"build": n, "errors":
+//! null}` or the errors, each `{"file", "line", "message"}` (file and line may be null). Seeing
+//! it, the server reloads at once and only the files that changed; other changes to `dist/` (a
+//! `site build` by hand) wait for a quiet moment and reload everything.
 
 use super::files::Site;
 use super::SiteCell;
@@ -8,15 +14,20 @@ use notify::event::{AccessKind, AccessMode, EventKind};
 use notify::{RecommendedWatcher, RecursiveMode, Watcher};
 use poem::http::header::CACHE_CONTROL;
 use poem::{Body, Response};
+use site_contract::{DevBuild, DEV_BUILD_FILE as STATUS_FILE, SITE_FACTS_FILE};
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 use tokio::sync::broadcast;
 
-/// A rebuild writes many files; wait for this much quiet before reloading once.
+/// A rebuild writes many files; without the watcher's status, wait for this much quiet before
+/// reloading once.
 const DEBOUNCE: Duration = Duration::from_millis(100);
 const KEEP_ALIVE: Duration = Duration::from_secs(15);
+/// More changed files than this are read as a new load of `dist/`, not one by one.
+const PATCH_LIMIT: usize = 2000;
 
 /// The client: reload on `reload`; on reconnecting (server restarted), reload if the build
 /// changed meanwhile. EventSource retries by itself, so errors are left quiet.
@@ -28,11 +39,51 @@ source.addEventListener('hello', (event) => {
   build = event.data;
 });
 source.addEventListener('reload', () => location.reload());
+// A failed build: its errors (file, line, message) over the page until the next good build.
+let overlay = null;
+source.addEventListener('build-error', (event) => {
+  overlay?.remove();
+  overlay = document.createElement('div');
+  overlay.id = 'dev-build-errors';
+  overlay.setAttribute('role', 'alert');
+  overlay.style.cssText =
+    'position:fixed;inset:0;z-index:2147483647;overflow:auto;margin:0;padding:2rem;' +
+    'background:rgba(24,0,0,.94);color:#fff;font:15px/1.5 ui-monospace,monospace;white-space:pre-wrap';
+  for (const error of JSON.parse(event.data)) {
+    const line = document.createElement('p');
+    if (error.file) {
+      const place = document.createElement('strong');
+      place.style.color = '#ff9c9c';
+      place.textContent = error.line ? `${error.file}:${error.line}` : error.file;
+      line.append(place, ': ');
+    }
+    line.append(error.message);
+    overlay.append(line);
+  }
+  document.body.append(overlay);
+});
+source.addEventListener('build-ok', () => {
+  overlay?.remove();
+  overlay = null;
+});
 source.onerror = () => {};
 "#;
 
+/// What open pages are told.
+#[derive(Clone)]
+enum DevEvent {
+    /// `dist/` changed: its new build id.
+    Reload(String),
+    /// The last build failed: its errors as JSON.
+    Errors(String),
+    /// A good build after a failed one that changed nothing.
+    Ok,
+}
+
 pub struct DevReload {
-    events: broadcast::Sender<String>,
+    events: broadcast::Sender<DevEvent>,
+    /// The errors of the last build while it stays failed, for pages opened meanwhile.
+    errors: Arc<Mutex<Option<String>>>,
     // Dropping the watcher ends the reload thread.
     _watcher: Arc<Mutex<RecommendedWatcher>>,
 }
@@ -44,8 +95,10 @@ impl DevReload {
         let watched = dist_dir.clone();
         let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
             if let Ok(event) = event {
-                if is_change(&event.kind) && event.paths.iter().any(|p| p.starts_with(&watched)) {
-                    let _ = changes_tx.send(());
+                if event.need_rescan() {
+                    let _ = changes_tx.send(Change::Unknown);
+                } else if is_change(&event.kind) && event.paths.iter().any(|p| p.starts_with(&watched)) {
+                    let _ = changes_tx.send(Change::Files(event.paths));
                 }
             }
         })?;
@@ -57,10 +110,12 @@ impl DevReload {
         }
         let watcher = Arc::new(Mutex::new(watcher));
         let (events, _) = broadcast::channel(16);
+        let errors = Arc::new(Mutex::new(None));
         let reloader = Reloader {
             dist_dir,
             site,
             events: events.clone(),
+            errors: errors.clone(),
             watcher: Arc::downgrade(&watcher),
         };
         std::thread::Builder::new()
@@ -68,6 +123,7 @@ impl DevReload {
             .spawn(move || reloader.run(changes_rx))?;
         Ok(DevReload {
             events,
+            errors,
             _watcher: watcher,
         })
     }
@@ -80,7 +136,11 @@ impl DevReload {
     }
 
     pub fn event_stream(&self, build_id: &str) -> Response {
-        let hello = Bytes::from(format!("retry: 1000\nevent: hello\ndata: {build_id}\n\n"));
+        let mut hello = format!("retry: 1000\nevent: hello\ndata: {build_id}\n\n");
+        if let Some(errors) = self.errors.lock().ok().and_then(|e| e.clone()) {
+            hello.push_str(&format!("event: build-error\ndata: {errors}\n\n"));
+        }
+        let hello = Bytes::from(hello);
         let receiver = self.events.subscribe();
         let stream = futures_util::stream::unfold((receiver, Some(hello)), |(mut receiver, first)| async move {
             if let Some(first) = first {
@@ -88,7 +148,9 @@ impl DevReload {
             }
             let chunk = tokio::select! {
                 message = receiver.recv() => match message {
-                    Ok(build_id) => Bytes::from(format!("event: reload\ndata: {build_id}\n\n")),
+                    Ok(DevEvent::Reload(build_id)) => Bytes::from(format!("event: reload\ndata: {build_id}\n\n")),
+                    Ok(DevEvent::Errors(errors)) => Bytes::from(format!("event: build-error\ndata: {errors}\n\n")),
+                    Ok(DevEvent::Ok) => Bytes::from_static(b"event: build-ok\ndata: \n\n"),
                     Err(broadcast::error::RecvError::Lagged(_)) => Bytes::from_static(b"event: reload\ndata: \n\n"),
                     Err(broadcast::error::RecvError::Closed) => return None,
                 },
@@ -112,46 +174,127 @@ fn is_change(kind: &EventKind) -> bool {
     }
 }
 
+/// What the watcher of `dist/` saw.
+enum Change {
+    Files(Vec<PathBuf>),
+    /// Events were lost: anything may have changed.
+    Unknown,
+}
+
+/// The files changed since the last reload, relative to `dist/`.
+#[derive(Default)]
+struct Pending {
+    files: BTreeSet<String>,
+    unknown: bool,
+    status: bool,
+}
+
+impl Pending {
+    fn add(&mut self, change: Change, dist_dir: &Path) {
+        let Change::Files(paths) = change else {
+            self.unknown = true;
+            return;
+        };
+        for path in paths {
+            let Ok(relative) = path.strip_prefix(dist_dir) else {
+                continue;
+            };
+            let relative = relative.to_string_lossy().replace('\\', "/");
+            if relative.is_empty() {
+                // dist/ itself went or came back (a clean build): its watch must be renewed.
+                self.unknown = true;
+            } else if relative == STATUS_FILE {
+                self.status = true;
+            } else if !relative.split('/').any(|part| part.starts_with('.')) {
+                self.files.insert(relative);
+            }
+        }
+    }
+}
+
 struct Reloader {
     dist_dir: PathBuf,
     site: Arc<SiteCell>,
-    events: broadcast::Sender<String>,
+    events: broadcast::Sender<DevEvent>,
+    errors: Arc<Mutex<Option<String>>>,
     watcher: Weak<Mutex<RecommendedWatcher>>,
 }
 
 impl Reloader {
-    fn run(self, changes: mpsc::Receiver<()>) {
+    fn run(self, changes: mpsc::Receiver<Change>) {
         // recv fails once the watcher (and with it the sender) is dropped.
-        while changes.recv().is_ok() {
-            loop {
-                match changes.recv_timeout(DEBOUNCE) {
-                    Ok(()) => continue,
+        while let Ok(change) = changes.recv() {
+            let mut pending = Pending::default();
+            pending.add(change, &self.dist_dir);
+            // The watcher's status comes after its last write: while it runs, wait for that
+            // (a feed written after the pages must not reload them half-built), else for quiet.
+            let watcher_runs = self.dist_dir.join(STATUS_FILE).exists();
+            while !pending.status {
+                let wait = if watcher_runs { KEEP_ALIVE } else { DEBOUNCE };
+                match changes.recv_timeout(wait) {
+                    Ok(change) => pending.add(change, &self.dist_dir),
                     Err(RecvTimeoutError::Timeout) => break,
                     Err(RecvTimeoutError::Disconnected) => return,
                 }
             }
-            self.reload();
+            self.reload(pending);
         }
     }
 
-    fn reload(&self) {
-        if let Some(watcher) = self.watcher.upgrade() {
+    fn reload(&self, pending: Pending) {
+        let had_errors = self.errors.lock().map(|e| e.is_some()).unwrap_or(false);
+        let errors = if pending.status { self.build_errors() } else { None };
+        if let Ok(mut current) = self.errors.lock() {
+            current.clone_from(&errors);
+        }
+        if let Some(errors) = errors {
+            let _ = self.events.send(DevEvent::Errors(errors));
+        }
+        let reloaded = (pending.unknown || !pending.files.is_empty()) && self.reload_files(&pending);
+        if had_errors && !reloaded && self.errors.lock().map(|e| e.is_none()).unwrap_or(false) {
+            let _ = self.events.send(DevEvent::Ok);
+        }
+    }
+
+    /// The errors of the watcher's last build, as JSON, or None after a good build.
+    fn build_errors(&self) -> Option<String> {
+        let errors = DevBuild::read(&self.dist_dir)?.errors?;
+        Some(serde_json::to_string(&errors).expect("errors serialise"))
+    }
+
+    /// Reloads the changed files (or all of `dist/`); true when open pages were told to reload.
+    fn reload_files(&self, pending: &Pending) -> bool {
+        // Only when dist/ itself went or events were lost: watching it again walks every folder
+        // of the site (seconds at 30,000 pages), and the watch follows new folders by itself.
+        if let Some(watcher) = self.watcher.upgrade().filter(|_| pending.unknown) {
             if let Ok(mut watcher) = watcher.lock() {
                 let _ = watcher.watch(&self.dist_dir, RecursiveMode::Recursive);
             }
         }
-        match Site::load(&self.dist_dir) {
+        let current = self.site.get();
+        let whole = pending.unknown || pending.files.len() > PATCH_LIMIT || pending.files.contains(SITE_FACTS_FILE);
+        let loaded = if whole {
+            Site::load(&self.dist_dir)
+        } else {
+            // A file that could not be read is read again with all the others.
+            (current.with_changes(&self.dist_dir, &pending.files)).or_else(|_| Site::load(&self.dist_dir))
+        };
+        match loaded {
             Ok(site) => {
-                let changed = site.build_id != self.site.get().build_id;
+                let changed = site.build_id != current.build_id;
                 let build_id = site.build_id.clone();
                 self.site.set(site);
                 if changed {
                     tracing::info!("dist/ changed: reloaded, telling open pages");
-                    let _ = self.events.send(build_id);
+                    let _ = self.events.send(DevEvent::Reload(build_id));
                 }
+                changed
             }
             // Mid-build states are expected; the build's last write brings another event.
-            Err(e) => tracing::warn!("dist/ changed but could not be loaded yet: {e:#}"),
+            Err(e) => {
+                tracing::warn!("dist/ changed but could not be loaded yet: {e:#}");
+                false
+            }
         }
     }
 }

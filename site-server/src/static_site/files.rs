@@ -67,15 +67,66 @@ impl Site {
 
         let paths = list_files(dist_dir)?;
         let mut files: HashMap<Box<str>, Arc<Entry>> = HashMap::with_capacity(paths.len());
-        let mut build_hash = Sha256::new();
         for path in &paths {
             if is_sibling(path, &paths) || path == SITE_FACTS_FILE {
                 continue;
             }
             let entry = load_entry(dist_dir, path, &paths, &facts, default_language, &security)?;
+            files.insert(path.as_str().into(), Arc::new(entry));
+        }
+        Ok(Site::assemble(facts, default_language, files, security))
+    }
+
+    /// This load with the files of `changed` (paths relative to `dist/`, siblings included) read
+    /// again or dropped when gone: what `make dev` needs after a one-page rebuild, which would
+    /// otherwise read every file of a large site again. `_site.json` changing needs `load`.
+    pub fn with_changes(&self, dist_dir: &Path, changed: &BTreeSet<String>) -> anyhow::Result<Site> {
+        let mut files = self.files.clone();
+        let originals: BTreeSet<&str> = changed
+            .iter()
+            .map(|p| p.strip_suffix(".gz").or_else(|| p.strip_suffix(".br")).unwrap_or(p))
+            .collect();
+        for path in originals {
+            if !dist_dir.join(path).is_file() {
+                files.remove(path);
+                continue;
+            }
+            let paths: BTreeSet<String> = ["", ".gz", ".br"]
+                .iter()
+                .map(|ext| format!("{path}{ext}"))
+                .filter(|p| dist_dir.join(p).is_file())
+                .collect();
+            let entry = load_entry(
+                dist_dir,
+                path,
+                &paths,
+                &self.facts,
+                self.default_language,
+                &self.security,
+            )?;
+            files.insert(path.into(), Arc::new(entry));
+        }
+        Ok(Site::assemble(
+            self.facts.clone(),
+            self.default_language,
+            files,
+            self.security.clone(),
+        ))
+    }
+
+    /// The lookups by language and the build id of a load's files.
+    fn assemble(
+        facts: SiteFacts,
+        default_language: usize,
+        files: HashMap<Box<str>, Arc<Entry>>,
+        security: SecurityHeaders,
+    ) -> Site {
+        let mut build_hash = Sha256::new();
+        let mut sorted: Vec<(&Box<str>, &Arc<Entry>)> = files.iter().collect();
+        sorted.sort_unstable_by(|a, b| a.0.cmp(b.0));
+        for (path, entry) in sorted {
             build_hash.update(path.as_bytes());
             build_hash.update(entry.identity.etag.as_bytes());
-            files.insert(path.as_str().into(), Arc::new(entry));
         }
 
         let languages = &facts.languages;
@@ -105,7 +156,7 @@ impl Site {
             })
             .collect();
 
-        Ok(Site {
+        Site {
             build_id: hex::encode(&build_hash.finalize()[..12]),
             facts,
             default_language,
@@ -114,7 +165,7 @@ impl Site {
             not_found_pages,
             home_redirects,
             security,
-        })
+        }
     }
 }
 

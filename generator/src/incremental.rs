@@ -1,0 +1,317 @@
+//! `site watch`'s resident build: the loaded site stays in memory between builds, so saving one
+//! page's Markdown renders again only that page (in every language) and the pages that show it:
+//! its section's or collection's list, its neighbours (previous/next), the pages of its old and
+//! new tags and the tag index; then the sitemap, the feeds and the search index from those pages' entries. Any other change
+//! (a template, locale, static file, the config, the UI) builds everything, as does the first
+//! change after a failed build. The output equals a whole `site build --dev` byte for byte
+//! (`tests/watch.rs` checks it after edits, additions, renames, deletions and tag changes).
+
+use crate::content;
+use crate::islands::{self, IslandText};
+use crate::pages::{Pages, ViewKind};
+use crate::search_index::{self, IndexEntry};
+use crate::site::{
+    build_keeping, check_frames, check_page_islands, check_page_templates, check_template_islands, page_file,
+    render_templates, write_page_lists, write_pages, write_search_index_in_background, BuildOptions, BuildReport, Kept,
+    SearchIndexFile, Site, Written,
+};
+use crate::tags;
+use anyhow::Result;
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+pub struct Resident {
+    options: BuildOptions,
+    /// The last build, if it succeeded.
+    kept: Option<Kept>,
+}
+
+impl Resident {
+    pub fn new(options: BuildOptions) -> Self {
+        Resident { options, kept: None }
+    }
+
+    pub fn options(&self) -> &BuildOptions {
+        &self.options
+    }
+
+    /// A whole build, kept for the next rebuild.
+    pub fn build_all(&mut self) -> Result<BuildReport> {
+        self.kept = None;
+        let (report, kept) = build_keeping(&self.options)?;
+        self.kept = Some(kept);
+        Ok(report)
+    }
+
+    /// Builds again after `changed` (paths below the site's root) changed: only the pages they
+    /// touch when every one is a Markdown file of `content/` in a `--dev` build, else everything.
+    /// A failed rebuild forgets the site, so the next one builds everything.
+    pub fn rebuild(&mut self, changed: &[PathBuf]) -> Result<BuildReport> {
+        let content_dir = self.options.root.join("content");
+        let pages_only = self.options.dev
+            && changed
+                .iter()
+                .all(|p| p.starts_with(&content_dir) && p.extension().is_some_and(|e| e == "md"));
+        match self.kept.take() {
+            Some(kept) if pages_only => {
+                let (report, kept) = rebuild_pages(&self.options, kept, changed)?;
+                self.kept = Some(kept);
+                Ok(report)
+            }
+            _ => self.build_all(),
+        }
+    }
+}
+
+/// `/notes` for `/notes/first`, `/` for `/notes` and for `/`.
+fn parent(route: &str) -> &str {
+    match route.rsplit_once('/') {
+        Some(("", _)) | None => "/",
+        Some((parent, _)) => parent,
+    }
+}
+
+fn is_tag_route(route: &str) -> bool {
+    route == tags::INDEX_ROUTE || route.starts_with(&format!("{}/", tags::INDEX_ROUTE))
+}
+
+/// What the pages of `routes` show of themselves to other pages, read before and after the
+/// change: the routes whose pages show them (neighbours, tag pages) and each route's kind.
+struct Links {
+    /// Previous and next pages, in every language.
+    neighbours: BTreeSet<String>,
+    /// The tag pages listing them.
+    tag_routes: BTreeSet<String>,
+    kinds: BTreeMap<String, Option<ViewKind>>,
+}
+
+fn links(pages: &Pages, routes: &BTreeSet<String>, languages: &[String]) -> Links {
+    let mut links = Links {
+        neighbours: BTreeSet::new(),
+        tag_routes: BTreeSet::new(),
+        kinds: BTreeMap::new(),
+    };
+    for route in routes {
+        links.kinds.insert(route.clone(), pages.kind_of(route));
+        for page in languages.iter().filter_map(|lang| pages.get(route, lang)) {
+            let (previous, next) = pages.neighbours(page);
+            links
+                .neighbours
+                .extend([previous, next].into_iter().flatten().map(|p| p.route().to_string()));
+            links
+                .tag_routes
+                .extend(page.source.front.tags.iter().map(|t| tags::route(t)));
+        }
+    }
+    if !links.tag_routes.is_empty() {
+        links.tag_routes.insert(tags::INDEX_ROUTE.to_string());
+    }
+    links
+}
+
+/// The routes whose pages may change when those of `changed` did: those routes, the lists that
+/// show them (their parent section or collection), their neighbours and tag pages before and
+/// after, and, when a route became or stopped being a section, its children (whether a page is
+/// an article follows its parent's kind).
+fn dirty_routes(pages: &Pages, changed: &BTreeSet<String>, before: Links, after: Links) -> BTreeSet<String> {
+    let mut dirty = changed.clone();
+    for route in changed {
+        dirty.insert(parent(route).to_string());
+        if before.kinds[route] != after.kinds[route] {
+            dirty.extend(
+                pages
+                    .routes()
+                    .filter(|r| *r != route && parent(r) == route)
+                    .map(String::from),
+            );
+        }
+    }
+    dirty.extend(before.neighbours.into_iter().chain(after.neighbours));
+    dirty.extend(before.tag_routes.into_iter().chain(after.tag_routes));
+    dirty
+}
+
+fn rebuild_pages(options: &BuildOptions, kept: Kept, changed: &[PathBuf]) -> Result<(BuildReport, Kept)> {
+    let started = Instant::now();
+    let Kept {
+        mut site,
+        manifest,
+        tera,
+        island_calls,
+        mut island_html,
+        search_entries,
+        search_index,
+        mut files,
+        search_index_url,
+    } = kept;
+    let content_dir = options.root.join("content");
+    let collections: Vec<String> = site.config.collections.keys().cloned().collect();
+    let mut changed_routes = BTreeSet::new();
+    for path in changed {
+        changed_routes.insert(content::reload_file(
+            &mut site.sources,
+            &content_dir,
+            path,
+            &site.languages,
+            &site.config.default_language,
+            &collections,
+        )?);
+    }
+    let before = links(&site.pages, &changed_routes, &site.languages);
+    let (with_tags, tag_warnings) = Site::with_tag_pages(&site.sources, &site.config, &site.locales, &options.root)?;
+    // Tag pages come and go with their tags; those that stay have the same (empty) text.
+    let old_tags: BTreeSet<String> = site
+        .pages
+        .routes()
+        .filter(|r| is_tag_route(r))
+        .map(String::from)
+        .collect();
+    let new_tags: BTreeSet<String> = with_tags.keys().filter(|r| is_tag_route(r)).cloned().collect();
+    let mut rerender = changed_routes.clone();
+    rerender.extend(old_tags.symmetric_difference(&new_tags).cloned());
+    site.pages.rerender(&with_tags, &rerender, &site.config)?;
+    site.check(&options.root, tag_warnings)?;
+    check_page_islands(&site.pages, manifest.as_ref())?;
+    check_frames(&site)?;
+    check_page_templates(&tera, &site.pages)?;
+    let after = links(&site.pages, &changed_routes, &site.languages);
+    let dirty = dirty_routes(&site.pages, &changed_routes, before, after);
+
+    let (entries, changed_languages) = search_entries_after(&site, search_entries, &dirty);
+    // A dev build's index keeps its name, which the search page's props hold (its versions change).
+    let search_index = SearchIndexFile::update(search_index, &site, &entries, &changed_languages, options.dev);
+
+    island_calls.clear();
+    let pages = render_templates(
+        &site,
+        &tera,
+        manifest.as_ref(),
+        &search_index_url,
+        options.dev,
+        Some(&dirty),
+    )?;
+    let rerendered = pages.len();
+    let placement = islands::place(&island_calls, &pages)?;
+    check_template_islands(&placement.items, manifest.as_ref(), &options.out)?;
+    let html = islands::render_more(
+        &options.server_bundle,
+        &site.locales,
+        &placement.items,
+        &mut island_html,
+    )?;
+
+    let mut out = Written::new(&options.out, false);
+    let (search_index_written, search_index) = write_search_index_in_background(&mut out, search_index);
+    let island_text = IslandText::new(&site.locales)?;
+    write_pages(&mut out, pages, &html, &placement, &island_text, manifest.as_ref())?;
+    write_page_lists(&mut out, &site)?;
+    out.changed += search_index_written.join().expect("search index writer")?;
+    let gone = gone_files(&site, &dirty, &files, &out.files);
+    for file in &gone {
+        remove_file(&options.out.join(file))?;
+        files.remove(file);
+    }
+    out.changed += gone.len();
+    files.extend(out.files);
+
+    let report = BuildReport::of(&site, out.changed, started, Some(rerendered));
+    let kept = Kept {
+        site,
+        manifest,
+        tera,
+        island_calls,
+        island_html,
+        search_entries: entries,
+        search_index,
+        files,
+        search_index_url,
+    };
+    Ok((report, kept))
+}
+
+/// Every page's search entry in index order: the last build's, made again for the pages of
+/// `dirty` (`search_index::entry`, as a whole build makes them); and the languages whose entries
+/// changed (all of them when a page came or went: a page's place in the index is its order).
+fn search_entries_after(
+    site: &Site,
+    before: Vec<IndexEntry>,
+    dirty: &BTreeSet<String>,
+) -> (Vec<IndexEntry>, BTreeSet<String>) {
+    let keys_before: Vec<(String, String)> = before.iter().map(|e| (e.route.clone(), e.lang.clone())).collect();
+    let mut kept: HashMap<(String, String), IndexEntry> = before
+        .into_iter()
+        .map(|e| ((e.route.clone(), e.lang.clone()), e))
+        .collect();
+    let mut changed = BTreeSet::new();
+    let entries: Vec<IndexEntry> = (site.pages.built())
+        .map(|page| {
+            let old = kept.remove(&(page.route().to_string(), page.lang.clone()));
+            match old {
+                Some(old) if !dirty.contains(page.route()) => old,
+                old => {
+                    let entry = search_index::entry(page, &site.pages, &site.config);
+                    if old.as_ref() != Some(&entry) {
+                        changed.insert(page.lang.clone());
+                    }
+                    entry
+                }
+            }
+        })
+        .collect();
+    let moved = entries.len() != keys_before.len()
+        || (entries.iter().zip(&keys_before)).any(|(e, (route, lang))| e.route != *route || e.lang != *lang);
+    if moved {
+        changed.extend(site.languages.iter().cloned());
+    }
+    (entries, changed)
+}
+
+/// The files of the last build this one makes no more: the pages of dirty routes that are gone
+/// (or no longer pages of their own), and search index files of another name.
+fn gone_files(
+    site: &Site,
+    dirty: &BTreeSet<String>,
+    before: &HashSet<PathBuf>,
+    written: &HashSet<PathBuf>,
+) -> Vec<PathBuf> {
+    let pages = dirty.iter().flat_map(|route| {
+        site.languages
+            .iter()
+            .map(|lang| page_file(&site.config.localized_path(route, lang)))
+    });
+    let search = before.iter().filter(|f| {
+        f.starts_with("assets/search")
+            || f.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("search-index-"))
+    });
+    pages
+        .chain(search.cloned())
+        .filter(|f| before.contains(f) && !written.contains(f))
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect()
+}
+
+fn remove_file(path: &Path) -> Result<()> {
+    match std::fs::remove_file(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            Err(anyhow::Error::new(e).context(format!("Failed to remove {}", path.display())))
+        }
+        _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parent;
+
+    #[test]
+    fn a_route_is_listed_by_its_parent() {
+        assert_eq!(parent("/notes/first"), "/notes");
+        assert_eq!(parent("/guide/a/b"), "/guide/a");
+        assert_eq!(parent("/notes"), "/");
+        assert_eq!(parent("/"), "/");
+    }
+}
