@@ -27,6 +27,8 @@ command -v hugo >/dev/null || missing+=(hugo)
 command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || missing+=(nginx-light)
 command -v wrk >/dev/null || missing+=(wrk)
 [ -x /usr/bin/chromium ] || missing+=(chromium)
+# build_bench.py reads each build's peak memory from GNU time.
+[ -x /usr/bin/time ] || missing+=(time)
 ((${#missing[@]})) && apt_install "${missing[@]}"
 # Optional: without it nginx and ours are compared on gzip only (serve_bench.py says so).
 if [ ! -e /usr/lib/nginx/modules/ngx_http_brotli_static_module.so ]; then
