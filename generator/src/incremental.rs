@@ -206,16 +206,21 @@ fn rebuild_pages(options: &BuildOptions, kept: Kept, changed: &[PathBuf]) -> Res
     let island_text = IslandText::new(&site.locales)?;
     write_pages(&mut out, pages, &html, &placement, &island_text, manifest.as_ref())?;
     write_page_lists(&mut out, &site)?;
-    out.changed += search_index_written.join().expect("search index writer")?;
+    let written = search_index_written.join().expect("search index writer")?;
+    out.record_changed(written);
     let gone = gone_files(&site, &dirty, &files, &out.files);
     for file in &gone {
         remove_file(&options.out.join(file))?;
         files.remove(file);
     }
     out.changed += gone.len();
+    let touched = (out.changed_files.iter().chain(&gone))
+        .map(|file| file.to_string_lossy().replace('\\', "/"))
+        .collect();
     files.extend(out.files);
 
-    let report = BuildReport::of(&site, out.changed, started, Some(rerendered));
+    let mut report = BuildReport::of(&site, out.changed, started, Some(rerendered));
+    report.touched = Some(touched);
     let kept = Kept {
         site,
         manifest,

@@ -180,6 +180,10 @@ pub fn compress_if_changed(path: &Path, bytes: Vec<u8>, compression: Compression
 }
 
 impl Changed {
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
     pub fn write(&self) -> Result<()> {
         // Siblings after their original, so they are never older than it (`fresh`).
         write_file(&self.path, &self.bytes)?;

@@ -73,6 +73,8 @@ pub struct BuildReport {
     pub elapsed: Duration,
     /// The pages rendered again by a one-page rebuild of `site watch` (None: a whole build).
     pub rerendered: Option<usize>,
+    /// The files below `dist/` a one-page rebuild wrote or removed (None: a whole build).
+    pub touched: Option<Vec<String>>,
 }
 
 impl BuildReport {
@@ -84,6 +86,7 @@ impl BuildReport {
             warnings: site.warnings.clone(),
             elapsed: started.elapsed(),
             rerendered,
+            touched: None,
         }
     }
 
@@ -405,7 +408,8 @@ pub(crate) fn build_keeping(options: &BuildOptions) -> Result<(BuildReport, Kept
     write_locale_files(&mut out, &site.locales)?;
     write_site_files(&mut out, &site, manifest.as_ref(), options.dev)?;
     remove_stale_files(&out)?;
-    out.changed += search_index_written.join().expect("search index writer")?;
+    let written = search_index_written.join().expect("search index writer")?;
+    out.record_changed(written);
     if out.compress {
         compress_text_files(&options.out)?;
     } else {
@@ -640,6 +644,9 @@ pub(crate) struct Written {
     pub dir: PathBuf,
     pub files: HashSet<PathBuf>,
     pub changed: usize,
+    /// The files whose bytes changed, relative to `dir`: what `site watch` tells the dev server
+    /// to read again.
+    pub changed_files: Vec<PathBuf>,
     /// Text files get `.gz` and `.br` siblings; not in a `--dev` build, which only a browser on
     /// this machine reads, and where compressing the large files (lists, feeds, the search
     /// index) again would be most of a one-page rebuild.
@@ -652,27 +659,39 @@ impl Written {
             dir: dir.to_path_buf(),
             files: HashSet::new(),
             changed: 0,
+            changed_files: Vec::new(),
             compress,
         }
     }
 
     /// Writes `relative` below `dist/` unless it holds these bytes already.
     pub fn write(&mut self, relative: PathBuf, bytes: &[u8]) -> Result<()> {
-        self.changed += write_if_changed(&self.dir.join(&relative), bytes)? as usize;
+        if write_if_changed(&self.dir.join(&relative), bytes)? {
+            self.record_changed(vec![self.dir.join(&relative)]);
+        }
         self.files.insert(relative);
         Ok(())
+    }
+
+    /// Counts and keeps the files (paths below `dir`) a writer changed.
+    pub fn record_changed(&mut self, paths: Vec<PathBuf>) {
+        self.changed += paths.len();
+        let relative = paths
+            .into_iter()
+            .filter_map(|p| p.strip_prefix(&self.dir).ok().map(Path::to_path_buf));
+        self.changed_files.extend(relative);
     }
 }
 
 /// The search index's files and their compressed siblings, written beside the pages: together
-/// they compress like the largest file, a second of CPU on a large site. The handle counts the
+/// they compress like the largest file, a second of CPU on a large site. The handle gives the
 /// files that changed; the languages' indexes come back without their bytes. The chunks are
 /// thousands of small files on a large site (13,395 at 1,000 pages x 3): they are compressed like
 /// pages.
 pub(crate) fn write_search_index_in_background(
     out: &mut Written,
     index: SearchIndexFile,
-) -> (JoinHandle<Result<usize>>, Vec<LanguageIndex>) {
+) -> (JoinHandle<Result<Vec<PathBuf>>>, Vec<LanguageIndex>) {
     let SearchIndexFile { languages, manifest } = index;
     let mut files: Vec<(PathBuf, Vec<u8>, Compression)> = Vec::new();
     let mut add = |out: &mut Written, file: &mut SearchFile, write: bool, compression: Compression| {
@@ -703,9 +722,10 @@ pub(crate) fn write_search_index_in_background(
                 } else {
                     write_if_changed(&path, &bytes)?
                 };
-                Ok(usize::from(changed))
+                Ok(changed.then_some(path))
             })
-            .sum()
+            .filter_map(Result::transpose)
+            .collect()
     });
     (handle, kept)
 }
@@ -723,7 +743,11 @@ pub(crate) fn write_pages(
     manifest: Option<&Manifest>,
 ) -> Result<()> {
     let (finished, to_write) = std::sync::mpsc::sync_channel::<Changed>(PAGES_IN_FLIGHT);
-    let writer = std::thread::spawn(move || to_write.into_iter().try_fold(0, |n, page| page.write().map(|()| n + 1)));
+    let writer = std::thread::spawn(move || {
+        (to_write.into_iter())
+            .map(|page| page.write().map(|()| page.path().to_path_buf()))
+            .collect::<Result<Vec<PathBuf>>>()
+    });
     let (dir, compress) = (&out.dir, out.compress);
     let made = pages
         .par_iter()
@@ -744,7 +768,8 @@ pub(crate) fn write_pages(
             }
         });
     // The writer's own error first: a failed write stops the pages with "the page writer stopped".
-    out.changed += writer.join().expect("page writer")?;
+    let written = writer.join().expect("page writer")?;
+    out.record_changed(written);
     made?;
     out.files.extend(pages.into_iter().map(|(file, _)| file));
     Ok(())

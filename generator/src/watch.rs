@@ -69,8 +69,10 @@ struct Reporter {
 impl Reporter {
     fn report(&mut self, result: Result<BuildReport>) {
         self.builds += 1;
+        let mut files = None;
         let errors = match result {
             Ok(report) => {
+                files = report.touched.clone();
                 for warning in report.warnings.iter().filter(|w| !self.warned.contains(*w)) {
                     eprintln!("warning: {warning}");
                 }
@@ -92,6 +94,7 @@ impl Reporter {
         let status = DevBuild {
             build: self.builds,
             errors,
+            files,
         };
         let written = serde_json::to_vec(&status)
             .map_err(anyhow::Error::from)

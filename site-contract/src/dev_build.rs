@@ -15,12 +15,17 @@ pub struct BuildError {
     pub message: String,
 }
 
-/// `{"build": 7, "errors": null}` after a good build, else the errors.
+/// `{"build": 7, "errors": null, "files": [...]}` after a good build, else the errors.
 #[derive(Debug, Serialize, Deserialize)]
 pub struct DevBuild {
     /// Counts builds, so every outcome is a change of the file.
     pub build: u64,
     pub errors: Option<Vec<BuildError>>,
+    /// The files below `dist/` a one-page rebuild wrote or removed; None after a whole build.
+    /// The server reads these again rather than trusting its own file watch, which loses events
+    /// on a large site (its kernel queue overflows with the opens of the server's own reads).
+    #[serde(default)]
+    pub files: Option<Vec<String>>,
 }
 
 impl DevBuild {
