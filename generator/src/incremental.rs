@@ -7,7 +7,7 @@
 //! (`tests/watch.rs` checks it after edits, additions, renames, deletions and tag changes).
 
 use crate::content;
-use crate::islands::{self, IslandText};
+use crate::islands;
 use crate::pages::{Pages, ViewKind};
 use crate::search_index::{self, IndexEntry};
 use crate::site::{
@@ -70,10 +70,6 @@ fn parent(route: &str) -> &str {
         Some(("", _)) | None => "/",
         Some((parent, _)) => parent,
     }
-}
-
-fn is_tag_route(route: &str) -> bool {
-    route == tags::INDEX_ROUTE || route.starts_with(&format!("{}/", tags::INDEX_ROUTE))
 }
 
 /// What the pages of `routes` show of themselves to other pages, read before and after the
@@ -144,6 +140,7 @@ fn rebuild_pages(options: &BuildOptions, kept: Kept, changed: &[PathBuf]) -> Res
         search_index,
         mut files,
         search_index_url,
+        island_text,
     } = kept;
     let content_dir = options.root.join("content");
     let collections: Vec<String> = site.config.collections.keys().cloned().collect();
@@ -164,10 +161,10 @@ fn rebuild_pages(options: &BuildOptions, kept: Kept, changed: &[PathBuf]) -> Res
     let old_tags: BTreeSet<String> = site
         .pages
         .routes()
-        .filter(|r| is_tag_route(r))
+        .filter(|r| tags::is_tag_route(r))
         .map(String::from)
         .collect();
-    let new_tags: BTreeSet<String> = with_tags.keys().filter(|r| is_tag_route(r)).cloned().collect();
+    let new_tags: BTreeSet<String> = with_tags.keys().filter(|r| tags::is_tag_route(r)).cloned().collect();
     let mut rerender = changed_routes.clone();
     rerender.extend(old_tags.symmetric_difference(&new_tags).cloned());
     site.pages.rerender(&with_tags, &rerender, &site.config)?;
@@ -203,7 +200,6 @@ fn rebuild_pages(options: &BuildOptions, kept: Kept, changed: &[PathBuf]) -> Res
 
     let mut out = Written::new(&options.out, false);
     let (search_index_written, search_index) = write_search_index_in_background(&mut out, search_index);
-    let island_text = IslandText::new(&site.locales)?;
     write_pages(&mut out, pages, &html, &placement, &island_text, manifest.as_ref())?;
     write_page_lists(&mut out, &site)?;
     let written = search_index_written.join().expect("search index writer")?;
@@ -231,6 +227,7 @@ fn rebuild_pages(options: &BuildOptions, kept: Kept, changed: &[PathBuf]) -> Res
         search_index,
         files,
         search_index_url,
+        island_text,
     };
     Ok((report, kept))
 }

@@ -378,6 +378,8 @@ pub(crate) struct Kept {
     pub files: HashSet<PathBuf>,
     /// Where the pages fetch the search index's manifest from.
     pub search_index_url: String,
+    /// The UI text blocks of the pages (locales change only with a whole build).
+    pub island_text: IslandText,
 }
 
 /// A whole build, keeping what a later one-page rebuild needs.
@@ -426,6 +428,7 @@ pub(crate) fn build_keeping(options: &BuildOptions) -> Result<(BuildReport, Kept
         search_index,
         files: out.files,
         search_index_url,
+        island_text,
     };
     Ok((report, kept))
 }

@@ -18,6 +18,13 @@ pub fn route(tag: &str) -> String {
     format!("{INDEX_ROUTE}/{tag}")
 }
 
+/// The tag index or a tag's page.
+pub fn is_tag_route(route: &str) -> bool {
+    route
+        .strip_prefix(INDEX_ROUTE)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+}
+
 fn name_key(tag: &str) -> String {
     format!("tags.names.{tag}")
 }
@@ -97,7 +104,7 @@ pub fn add_pages(sources: &mut Sources, config: &SiteConfig, locales: &Locales, 
     }
     if let Some(taken) = sources
         .iter()
-        .find(|(route, _)| *route == INDEX_ROUTE || route.starts_with(&format!("{INDEX_ROUTE}/")))
+        .find(|(route, _)| is_tag_route(route))
         .and_then(|(_, files)| files.values().next())
     {
         bail!(
