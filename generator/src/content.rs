@@ -7,7 +7,7 @@ use rayon::prelude::*;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use walkdir::WalkDir;
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -86,9 +86,16 @@ pub struct SourcePage {
     pub body: String,
     /// 1-based line of the file where `body` starts, so Markdown errors can name the file's line.
     pub body_line: usize,
+    /// `translations::body_hash` of `body`, made once: every translation's status compares it.
+    pub(crate) body_hash: OnceLock<String>,
 }
 
 impl SourcePage {
+    pub fn body_hash(&self) -> &str {
+        self.body_hash
+            .get_or_init(|| crate::translations::body_hash(&self.body))
+    }
+
     /// `content/x.en.md:4` for the front matter key `key` (the front matter's first line if absent).
     pub fn at_key(&self, key: &str) -> String {
         let line = self.key_lines.get(key).copied().unwrap_or(FRONT_MATTER_LINE);
@@ -259,6 +266,7 @@ fn read_page(dir: &Path, path: &Path, languages: &[String], collections: &[Strin
         key_lines: file.key_lines,
         body: file.body,
         body_line: file.body_line,
+        body_hash: OnceLock::new(),
     })
 }
 

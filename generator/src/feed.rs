@@ -58,6 +58,19 @@ fn entries<'a>(pages: &'a Pages, lang: &str, newest: Option<PageDate>) -> Vec<(&
     entries
 }
 
+pub type Lineup = (Option<PageDate>, Vec<String>);
+
+/// What `lang`'s feed shows besides its entries' own pages: the date that stands in for a missing
+/// one, and the entries' routes. `site watch` writes a feed again only when this changed or the
+/// page of one of its entries did.
+pub fn lineup(pages: &Pages, lang: &str) -> Lineup {
+    let newest = pages.newest_date();
+    let routes = (entries(pages, lang, newest).into_iter())
+        .map(|(page, _)| page.route().to_string())
+        .collect();
+    (newest, routes)
+}
+
 fn instant(date: Option<PageDate>) -> String {
     date.map(|d| d.rfc3339()).unwrap_or_else(|| NO_DATE.to_string())
 }

@@ -7,17 +7,18 @@
 //! (`tests/watch.rs` checks it after edits, additions, renames, deletions and tag changes).
 
 use crate::content;
+use crate::feed;
 use crate::islands;
-use crate::pages::{Pages, ViewKind};
+use crate::pages::{Page, Pages, ViewKind};
 use crate::search_index::{self, IndexEntry};
 use crate::site::{
     build_keeping, check_frames, check_page_islands, check_page_templates, check_template_islands, page_file,
-    render_templates, write_page_lists, write_pages, write_search_index_in_background, BuildOptions, BuildReport, Kept,
-    SearchIndexFile, Site, Written,
+    render_templates, write_feed, write_pages, write_search_index_in_background, write_sitemap, BuildOptions,
+    BuildReport, Kept, SearchEdits, SearchIndexFile, Site, Written,
 };
 use crate::tags;
 use anyhow::Result;
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -141,6 +142,7 @@ fn rebuild_pages(options: &BuildOptions, kept: Kept, changed: &[PathBuf]) -> Res
         mut files,
         search_index_url,
         island_text,
+        mut feed_lineups,
     } = kept;
     let content_dir = options.root.join("content");
     let collections: Vec<String> = site.config.collections.keys().cloned().collect();
@@ -168,16 +170,16 @@ fn rebuild_pages(options: &BuildOptions, kept: Kept, changed: &[PathBuf]) -> Res
     let mut rerender = changed_routes.clone();
     rerender.extend(old_tags.symmetric_difference(&new_tags).cloned());
     site.pages.rerender(&with_tags, &rerender, &site.config)?;
-    site.check(&options.root, tag_warnings)?;
+    site.check(&options.root, tag_warnings, Some(&rerender))?;
     check_page_islands(&site.pages, manifest.as_ref())?;
     check_frames(&site)?;
     check_page_templates(&tera, &site.pages)?;
     let after = links(&site.pages, &changed_routes, &site.languages);
     let dirty = dirty_routes(&site.pages, &changed_routes, before, after);
 
-    let (entries, changed_languages) = search_entries_after(&site, search_entries, &dirty);
+    let (entries, edits) = search_entries_after(&site, search_entries, &dirty);
     // A dev build's index keeps its name, which the search page's props hold (its versions change).
-    let search_index = SearchIndexFile::update(search_index, &site, &entries, &changed_languages, options.dev);
+    let mut search_index = SearchIndexFile::update(search_index, &site, &entries, &edits, options.dev);
 
     island_calls.clear();
     let pages = render_templates(
@@ -198,13 +200,24 @@ fn rebuild_pages(options: &BuildOptions, kept: Kept, changed: &[PathBuf]) -> Res
         &mut island_html,
     )?;
 
+    let search_gone = std::mem::take(&mut search_index.gone);
     let mut out = Written::new(&options.out, false);
     let (search_index_written, search_index) = write_search_index_in_background(&mut out, search_index);
     write_pages(&mut out, pages, &html, &placement, &island_text, manifest.as_ref())?;
-    write_page_lists(&mut out, &site)?;
+    // The sitemap lists the routes: an edit in place (the search index's ids kept) keeps them.
+    if matches!(edits, SearchEdits::Moved) {
+        write_sitemap(&mut out, &site)?;
+    }
+    for (lang, lineup) in site.languages.iter().zip(&mut feed_lineups) {
+        let after = feed::lineup(&site.pages, lang);
+        if after != *lineup || after.1.iter().any(|route| dirty.contains(route)) {
+            write_feed(&mut out, &site, lang)?;
+        }
+        *lineup = after;
+    }
     let written = search_index_written.join().expect("search index writer")?;
     out.record_changed(written);
-    let gone = gone_files(&site, &dirty, &files, &out.files);
+    let gone = gone_files(&site, &dirty, &files, &out.files, &search_gone);
     for file in &gone {
         remove_file(&options.out.join(file))?;
         files.remove(file);
@@ -228,72 +241,61 @@ fn rebuild_pages(options: &BuildOptions, kept: Kept, changed: &[PathBuf]) -> Res
         files,
         search_index_url,
         island_text,
+        feed_lineups,
     };
     Ok((report, kept))
 }
 
-/// Every page's search entry in index order: the last build's, made again for the pages of
-/// `dirty` (`search_index::entry`, as a whole build makes them); and the languages whose entries
-/// changed (all of them when a page came or went: a page's place in the index is its order).
+/// Every page's search entry in index order, and how they changed. When the pages are those of
+/// the last build in the same order, its entries but for the pages of `dirty`, made again
+/// (`search_index::entry`, as a whole build makes them), and those replaced; else every entry made
+/// again, the pages moved (a page's id is its place in the index, and all of them are encoded
+/// again).
 fn search_entries_after(
     site: &Site,
     before: Vec<IndexEntry>,
     dirty: &BTreeSet<String>,
-) -> (Vec<IndexEntry>, BTreeSet<String>) {
-    let keys_before: Vec<(String, String)> = before.iter().map(|e| (e.route.clone(), e.lang.clone())).collect();
-    let mut kept: HashMap<(String, String), IndexEntry> = before
-        .into_iter()
-        .map(|e| ((e.route.clone(), e.lang.clone()), e))
-        .collect();
-    let mut changed = BTreeSet::new();
-    let entries: Vec<IndexEntry> = (site.pages.built())
-        .map(|page| {
-            let old = kept.remove(&(page.route().to_string(), page.lang.clone()));
-            match old {
-                Some(old) if !dirty.contains(page.route()) => old,
-                old => {
-                    let entry = search_index::entry(page, &site.pages, &site.config);
-                    if old.as_ref() != Some(&entry) {
-                        changed.insert(page.lang.clone());
-                    }
-                    entry
-                }
+) -> (Vec<IndexEntry>, SearchEdits) {
+    let pages: Vec<&Page> = site.pages.built().collect();
+    let in_place = pages.len() == before.len()
+        && (pages.iter().zip(&before)).all(|(page, e)| page.route() == e.route && page.lang == e.lang);
+    if !in_place {
+        let entries = pages
+            .iter()
+            .map(|page| search_index::entry(page, &site.pages, &site.config))
+            .collect();
+        return (entries, SearchEdits::Moved);
+    }
+    let mut replaced = Vec::new();
+    let entries = (pages.iter().zip(before).enumerate())
+        .map(|(order, (page, old))| {
+            if !dirty.contains(page.route()) {
+                return old;
             }
+            let entry = search_index::entry(page, &site.pages, &site.config);
+            if entry != old {
+                replaced.push((order, old));
+            }
+            entry
         })
         .collect();
-    let moved = entries.len() != keys_before.len()
-        || (entries.iter().zip(&keys_before)).any(|(e, (route, lang))| e.route != *route || e.lang != *lang);
-    if moved {
-        changed.extend(site.languages.iter().cloned());
-    }
-    (entries, changed)
+    (entries, SearchEdits::Replaced(replaced))
 }
 
 /// The files of the last build this one makes no more: the pages of dirty routes that are gone
-/// (or no longer pages of their own), and search index files of another name.
+/// (or no longer pages of their own), and the search index's files `search_gone` names.
 fn gone_files(
     site: &Site,
     dirty: &BTreeSet<String>,
     before: &HashSet<PathBuf>,
     written: &HashSet<PathBuf>,
+    search_gone: &[String],
 ) -> Vec<PathBuf> {
-    let pages = dirty.iter().flat_map(|route| {
-        site.languages
-            .iter()
-            .map(|lang| page_file(&site.config.localized_path(route, lang)))
-    });
-    let search = before.iter().filter(|f| {
-        f.starts_with("assets/search")
-            || f.file_name()
-                .and_then(|n| n.to_str())
-                .is_some_and(|n| n.starts_with("search-index-"))
-    });
-    pages
-        .chain(search.cloned())
-        .filter(|f| before.contains(f) && !written.contains(f))
-        .collect::<BTreeSet<_>>()
-        .into_iter()
-        .collect()
+    let pages = (dirty.iter())
+        .flat_map(|route| (site.languages.iter()).map(|lang| page_file(&site.config.localized_path(route, lang))))
+        .filter(|f| before.contains(f) && !written.contains(f));
+    let search = search_gone.iter().map(|path| Path::new("assets").join(path));
+    pages.chain(search).collect::<BTreeSet<_>>().into_iter().collect()
 }
 
 fn remove_file(path: &Path) -> Result<()> {

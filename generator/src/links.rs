@@ -3,13 +3,34 @@
 use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
 
-/// What a link can point at: every route with the heading ids of each language version.
-pub struct LinkTargets<'a> {
-    pub headings: BTreeMap<&'a str, BTreeMap<&'a str, HashSet<&'a str>>>,
+/// The pages a link can point at, and their headings.
+pub trait Headings {
+    /// Whether a page is written at `route` (in any language).
+    fn has_page(&self, route: &str) -> bool;
+    /// Whether the `lang` page at `route` has a heading with `id`.
+    fn has_heading(&self, route: &str, lang: &str, id: &str) -> bool;
+}
+
+/// Every route with the heading ids of each language version.
+impl Headings for BTreeMap<&str, BTreeMap<&str, HashSet<&str>>> {
+    fn has_page(&self, route: &str) -> bool {
+        self.contains_key(route)
+    }
+
+    fn has_heading(&self, route: &str, lang: &str, id: &str) -> bool {
+        self.get(route)
+            .and_then(|v| v.get(lang))
+            .is_some_and(|ids| ids.contains(id))
+    }
+}
+
+/// What a link can point at: pages with their headings, and the images of `static/`.
+pub struct LinkTargets<'a, H> {
+    pub headings: &'a H,
     pub static_dir: &'a Path,
 }
 
-impl LinkTargets<'_> {
+impl<H: Headings> LinkTargets<'_, H> {
     /// None when `url` (as written in a page of `lang`) resolves; else what is wrong.
     pub fn problem(&self, url: &str, lang: &str) -> Option<String> {
         if let Some(file) = url.strip_prefix("/images/") {
@@ -34,11 +55,11 @@ impl LinkTargets<'_> {
         } else {
             path
         };
-        let Some(versions) = self.headings.get(path) else {
+        if !self.headings.has_page(path) {
             return Some(format!("link to {url}: there is no page {path}"));
-        };
+        }
         match anchor {
-            Some(id) if !id.is_empty() && !versions.get(lang).is_some_and(|ids| ids.contains(id)) => Some(format!(
+            Some(id) if !id.is_empty() && !self.headings.has_heading(path, lang, id) => Some(format!(
                 "link to {url}: the {lang} page {path} has no heading with id `{id}`"
             )),
             _ => None,
@@ -62,7 +83,7 @@ mod tests {
         );
         headings.insert("/", BTreeMap::from([("en", HashSet::new())]));
         let targets = LinkTargets {
-            headings,
+            headings: &headings,
             static_dir: dir.path(),
         };
         assert_eq!(targets.problem("/valuation-models/dcf#formula", "en"), None);

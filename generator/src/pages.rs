@@ -5,13 +5,13 @@
 use crate::config::SiteConfig;
 use crate::content::{PageKind, SourcePage, Sources};
 use crate::date::PageDate;
-use crate::links::LinkTargets;
+use crate::links::{Headings, LinkTargets};
 use crate::markdown::{self, RenderOptions, Rendered};
 use crate::site_values;
 use anyhow::{bail, Result};
 use rayon::prelude::*;
 use serde::Serialize;
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -342,14 +342,10 @@ impl Pages {
     /// Fails on a link to a page, heading or image that does not exist, naming file and line.
     /// Only pages of their own are link targets: an app project's route leads nowhere.
     pub fn check_links(&self, static_dir: &Path) -> Result<()> {
-        let mut headings: BTreeMap<&str, BTreeMap<&str, HashSet<&str>>> = BTreeMap::new();
-        for page in self.built() {
-            headings.entry(page.route()).or_default().insert(
-                &page.lang,
-                page.rendered.headings.iter().map(|h| h.id.as_str()).collect(),
-            );
-        }
-        let targets = LinkTargets { headings, static_dir };
+        let targets = LinkTargets {
+            headings: self,
+            static_dir,
+        };
         let mut errors = Vec::new();
         // A fallback is the default language's file again: its links were checked in that language.
         for page in self.all().filter(|p| !p.fallback) {
@@ -369,5 +365,16 @@ impl Pages {
             bail!("broken internal links:\n{}", errors.join("\n"));
         }
         Ok(())
+    }
+}
+
+/// Links point at the pages written as pages of their own.
+impl Headings for Pages {
+    fn has_page(&self, route: &str) -> bool {
+        (self.by_route.get(route)).is_some_and(|versions| versions.values().any(|p| p.gets_page))
+    }
+
+    fn has_heading(&self, route: &str, lang: &str, id: &str) -> bool {
+        (self.get(route, lang)).is_some_and(|p| p.gets_page && p.rendered.headings.iter().any(|h| h.id == id))
     }
 }

@@ -12,10 +12,9 @@
 use crate::locales::Locales;
 use crate::search_index::IndexEntry;
 use base64::Engine;
-use rayon::prelude::*;
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 /// Pages per chunk are chosen so a chunk holds about this many bytes: a query reads whole chunks,
 /// so small ones waste little text on pages it does not show.
@@ -29,13 +28,6 @@ const MAX_PAGES_PER_CHUNK: usize = 64;
 pub struct SearchFile {
     pub path: String,
     pub bytes: Vec<u8>,
-}
-
-/// The manifest (`assets/search-index-<hash>.json`) and the files it versions
-/// (`assets/search/<lang>/…`).
-pub struct SearchFiles {
-    pub manifest: SearchFile,
-    pub files: Vec<SearchFile>,
 }
 
 /// FNV-1a over UTF-16 code units: cheap, and the same in JavaScript (`bucketOf` in chunked.ts).
@@ -86,23 +78,34 @@ fn route_key(route: &str) -> &str {
     route.rsplit('/').find(|s| !s.is_empty()).unwrap_or("home")
 }
 
+/// The length of a base64 bitmap of `pages` bits, quoted.
+fn bitmap_len(pages: usize) -> usize {
+    pages.div_ceil(8).div_ceil(3) * 4 + 2
+}
+
+fn digits(n: u32) -> usize {
+    n.checked_ilog10().map_or(1, |d| d as usize + 1)
+}
+
+/// The gaps between sorted ids, the first id first.
+fn gaps(ids: &[u32]) -> impl Iterator<Item = u32> + '_ {
+    ids.iter().scan(0, |prev, &id| {
+        let gap = id - *prev;
+        *prev = id;
+        Some(gap)
+    })
+}
+
+/// The length of `ids` as a JSON array of gaps.
+fn gaps_len(ids: &[u32]) -> usize {
+    gaps(ids).map(|g| digits(g) + 1).sum::<usize>() + 1
+}
+
 /// A sorted list of page ids: as gaps between ids (JSON numbers), or as a base64 bitmap when
 /// that is shorter (a gram most pages hold).
 fn posting(ids: &[u32], pages: usize) -> Value {
-    let bitmap_len = pages.div_ceil(8).div_ceil(3) * 4 + 2;
-    let mut prev = 0;
-    let gaps: Vec<u32> = ids
-        .iter()
-        .enumerate()
-        .map(|(i, &id)| {
-            let gap = if i == 0 { id } else { id - prev };
-            prev = id;
-            gap
-        })
-        .collect();
-    let gaps_len: usize = gaps.iter().map(|g| g.to_string().len() + 1).sum::<usize>() + 1;
-    if gaps_len <= bitmap_len {
-        return json!(gaps);
+    if gaps_len(ids) <= bitmap_len(pages) {
+        return json!(gaps(ids).collect::<Vec<u32>>());
     }
     let mut bits = vec![0u8; pages.div_ceil(8)];
     for &id in ids {
@@ -111,87 +114,375 @@ fn posting(ids: &[u32], pages: usize) -> Value {
     json!(base64::engine::general_purpose::STANDARD.encode(bits))
 }
 
+/// The length of `posting(ids, pages)` as JSON, without making it: buckets are sized by it.
+fn posting_len(ids: &[u32], pages: usize) -> usize {
+    match gaps_len(ids) {
+        _ if ids.is_empty() => 2,
+        len if len <= bitmap_len(pages) => len,
+        _ => bitmap_len(pages),
+    }
+}
+
+/// `id` into the sorted `ids`.
+fn add_id(ids: &mut Vec<u32>, id: u32) {
+    if let Err(at) = ids.binary_search(&id) {
+        ids.insert(at, id);
+    }
+}
+
+fn remove_id(ids: &mut Vec<u32>, id: u32) {
+    if let Ok(at) = ids.binary_search(&id) {
+        ids.remove(at);
+    }
+}
+
 /// Bucket count for `bytes` of entries: about BUCKET_BYTES each, a power of two.
 fn bucket_count(bytes: usize) -> usize {
     (bytes / BUCKET_BYTES).max(1).next_power_of_two().clamp(1, MAX_BUCKETS)
 }
 
-/// `entries` spread over buckets by the hash of `key(entry)`.
-fn spread(entries: Vec<(String, Value)>, key: impl Fn(&str) -> &str) -> Vec<serde_json::Map<String, Value>> {
-    let bytes: usize = entries.iter().map(|(g, v)| g.len() + v.to_string().len() + 4).sum();
-    let mut maps = vec![serde_json::Map::new(); bucket_count(bytes)];
-    let count = maps.len();
-    for (name, value) in entries {
-        maps[bucket_of(key(&name), count)].insert(name, value);
+/// What a key of a bucket holds: the pages it is found on.
+trait Posted: Default {
+    fn value(&self, pages: usize) -> Value;
+    /// The length of `value` as JSON.
+    fn json_len(&self, pages: usize) -> usize;
+    fn is_empty(&self) -> bool;
+}
+
+/// The pages holding an n-gram: in a title, keyword or route (`meta`), and in the text.
+#[derive(Default)]
+struct GramPages {
+    meta: Vec<u32>,
+    text: Vec<u32>,
+}
+
+impl Posted for GramPages {
+    fn value(&self, pages: usize) -> Value {
+        json!([posting(&self.meta, pages), posting(&self.text, pages)])
     }
-    maps
+
+    fn json_len(&self, pages: usize) -> usize {
+        posting_len(&self.meta, pages) + posting_len(&self.text, pages) + 3
+    }
+
+    fn is_empty(&self) -> bool {
+        self.meta.is_empty() && self.text.is_empty()
+    }
 }
 
-/// Which pages hold each n-gram: in a title, keyword or route (`meta`) and in the text; and which
-/// pages hold each whole item (title, keyword, route) a longer query may contain.
-struct Postings<'e> {
-    meta: HashMap<&'e str, Vec<u32>>,
-    text: HashMap<&'e str, Vec<u32>>,
-    items: BTreeMap<String, Vec<u32>>,
+/// The pages holding a whole item (title, keyword, route).
+impl Posted for Vec<u32> {
+    fn value(&self, pages: usize) -> Value {
+        posting(self, pages)
+    }
+
+    fn json_len(&self, pages: usize) -> usize {
+        posting_len(self, pages)
+    }
+
+    fn is_empty(&self) -> bool {
+        <[u32]>::is_empty(self)
+    }
 }
 
-fn postings<'e>(items: &'e [Vec<String>], texts: &'e [String]) -> Postings<'e> {
-    let mut p = Postings {
-        meta: HashMap::new(),
-        text: HashMap::new(),
-        items: BTreeMap::new(),
-    };
-    for (id, (page_items, text)) in items.iter().zip(texts).enumerate() {
-        let id = id as u32;
-        let mut meta = HashSet::new();
-        for item in page_items {
-            grams_of(item, &mut meta);
-            if first_bigram(item).is_some() {
-                let ids = p.items.entry(item.clone()).or_default();
-                if ids.last() != Some(&id) {
-                    ids.push(id);
-                }
+/// Keys and their pages, spread over a power-of-two number of buckets of about BUCKET_BYTES of
+/// JSON by a hash of `bucket_key(key)`: the gram buckets and the item buckets. It stays in memory
+/// under `site watch`, so an edit changes the keys of one page and writes again only the buckets
+/// they fall in (all of them when the bucket count changes).
+struct Table<P> {
+    entries: HashMap<String, P>,
+    bucket_key: fn(&str) -> &str,
+    /// The JSON bytes of the entries, as sized for the bucket count.
+    bytes: usize,
+    buckets: Vec<BTreeSet<String>>,
+    /// Buckets whose entries changed since they were last serialised.
+    dirty: BTreeSet<usize>,
+}
+
+fn whole_key(key: &str) -> &str {
+    key
+}
+
+fn item_bucket_key(item: &str) -> &str {
+    first_bigram(item).expect("items have two characters")
+}
+
+impl<P: Posted> Table<P> {
+    fn new(entries: HashMap<String, P>, bucket_key: fn(&str) -> &str, pages: usize) -> Self {
+        let bytes = entries.iter().map(|(k, p)| entry_len(k, p, pages)).sum();
+        let mut table = Table {
+            entries,
+            bucket_key,
+            bytes,
+            buckets: Vec::new(),
+            dirty: BTreeSet::new(),
+        };
+        table.spread();
+        table
+    }
+
+    fn bucket_of(&self, key: &str) -> usize {
+        bucket_of((self.bucket_key)(key), self.buckets.len())
+    }
+
+    /// Every entry in its bucket for the present size; every bucket dirty.
+    fn spread(&mut self) {
+        self.buckets = vec![BTreeSet::new(); bucket_count(self.bytes)];
+        let count = self.buckets.len();
+        for key in self.entries.keys() {
+            self.buckets[bucket_of((self.bucket_key)(key), count)].insert(key.clone());
+        }
+        self.dirty = (0..count).collect();
+    }
+
+    /// Changes the pages of `key` (an entry with none is dropped).
+    fn edit(&mut self, key: &str, pages: usize, change: impl FnOnce(&mut P)) {
+        let posted = self.entries.entry(key.to_string()).or_default();
+        let before = if posted.is_empty() {
+            0
+        } else {
+            entry_len(key, posted, pages)
+        };
+        change(posted);
+        let after = if posted.is_empty() {
+            0
+        } else {
+            entry_len(key, posted, pages)
+        };
+        let emptied = posted.is_empty();
+        self.bytes = self.bytes + after - before;
+        let bucket = self.bucket_of(key);
+        if emptied {
+            self.entries.remove(key);
+            self.buckets[bucket].remove(key);
+        } else {
+            self.buckets[bucket].insert(key.to_string());
+        }
+        self.dirty.insert(bucket);
+    }
+
+    /// After edits: spread again if the entries' size calls for another bucket count.
+    fn settle(&mut self) {
+        if bucket_count(self.bytes) != self.buckets.len() {
+            self.spread();
+        }
+    }
+
+    fn bucket_bytes(&self, n: usize, pages: usize) -> Vec<u8> {
+        let map: serde_json::Map<String, Value> = self.buckets[n]
+            .iter()
+            .map(|key| (key.clone(), self.entries[key].value(pages)))
+            .collect();
+        serde_json::to_vec(&Value::Object(map)).expect("the index serialises")
+    }
+
+    /// The files of the buckets serialised since they were last written (named `{prefix}N`).
+    fn refresh(&mut self, prefix: &str, files: &mut Vec<IndexFile>, pages: usize) {
+        files.truncate(self.buckets.len());
+        for n in std::mem::take(&mut self.dirty) {
+            let file = IndexFile::new(format!("{prefix}{n}"), self.bucket_bytes(n, pages));
+            match files.get_mut(n) {
+                Some(old) => old.replace(file),
+                None => files.push(file),
             }
         }
-        let mut in_text = HashSet::new();
-        grams_of(text, &mut in_text);
-        for gram in meta {
-            p.meta.entry(gram).or_default().push(id);
-        }
-        for gram in in_text {
-            p.text.entry(gram).or_default().push(id);
+    }
+}
+
+/// An entry's share of a bucket's bytes.
+fn entry_len(key: &str, posted: &impl Posted, pages: usize) -> usize {
+    key.len() + posted.json_len(pages) + 4
+}
+
+/// What a page is found by, lowered: its items (title, keywords, route, segments) and its text.
+struct PageTerms {
+    items: Vec<String>,
+    text: String,
+}
+
+impl PageTerms {
+    fn of(entry: &IndexEntry) -> Self {
+        PageTerms {
+            items: page_items(entry),
+            text: entry.text.to_lowercase(),
         }
     }
-    p
+
+    fn meta_grams(&self) -> HashSet<&str> {
+        let mut grams = HashSet::new();
+        for item in &self.items {
+            grams_of(item, &mut grams);
+        }
+        grams
+    }
+
+    fn text_grams(&self) -> HashSet<&str> {
+        let mut grams = HashSet::new();
+        grams_of(&self.text, &mut grams);
+        grams
+    }
+
+    /// The items a longer query may contain: those of two characters or more.
+    fn whole_items(&self) -> HashSet<&str> {
+        (self.items.iter())
+            .filter(|i| first_bigram(i).is_some())
+            .map(String::as_str)
+            .collect()
+    }
 }
 
-/// Buckets named `{prefix}0`, `{prefix}1`, ..., and how many there are.
-fn named(prefix: &str, buckets: Vec<serde_json::Map<String, Value>>, out: &mut Vec<(String, Value)>) -> usize {
-    let count = buckets.len();
-    out.extend(
-        buckets
+/// A page chunk's record of a page: `[order, route, url, title, text, keywords]`.
+fn record(order: usize, e: &IndexEntry) -> String {
+    json!([order, e.route, e.url, e.title, e.text, e.keywords]).to_string()
+}
+
+/// The vocabulary's record of a page: `[route, title, keywords]`.
+fn vocabulary_record(e: &IndexEntry) -> Value {
+    json!([e.route, e.title, e.keywords])
+}
+
+/// One file of a language's index: its name, a digest of its bytes (the language's version is
+/// made from them) and its bytes until they are written.
+struct IndexFile {
+    path: String,
+    digest: [u8; 32],
+    bytes: Option<Vec<u8>>,
+}
+
+impl IndexFile {
+    fn new(path: String, bytes: Vec<u8>) -> Self {
+        IndexFile {
+            path,
+            digest: Sha256::digest(&bytes).into(),
+            bytes: Some(bytes),
+        }
+    }
+
+    /// Takes `new`'s place; nothing to write when its bytes are those already written.
+    fn replace(&mut self, new: IndexFile) {
+        if self.path != new.path || self.digest != new.digest || self.bytes.is_some() {
+            *self = new;
+        }
+    }
+}
+
+/// One language's index as `site watch` keeps it: what makes its files, kept so that an edit of
+/// a page's entry serialises only the files that show it.
+struct Postings {
+    /// Each page's place in the whole index, by id.
+    orders: Vec<usize>,
+    grams: Table<GramPages>,
+    items: Table<Vec<u32>>,
+    /// Each page's chunk record, by id.
+    records: Vec<String>,
+    record_bytes: usize,
+    /// Chunks whose records changed since they were last serialised.
+    dirty_chunks: BTreeSet<usize>,
+}
+
+impl Postings {
+    fn of(entries: &[(usize, &IndexEntry)]) -> Self {
+        let pages = entries.len();
+        let mut grams: HashMap<String, GramPages> = HashMap::new();
+        let mut items: HashMap<String, Vec<u32>> = HashMap::new();
+        for (id, (_, entry)) in entries.iter().enumerate() {
+            let id = id as u32;
+            let terms = PageTerms::of(entry);
+            for gram in terms.meta_grams() {
+                posted(&mut grams, gram).meta.push(id);
+            }
+            for gram in terms.text_grams() {
+                posted(&mut grams, gram).text.push(id);
+            }
+            for item in terms.whole_items() {
+                posted(&mut items, item).push(id);
+            }
+        }
+        let records: Vec<String> = entries.iter().map(|(order, e)| record(*order, e)).collect();
+        Postings {
+            orders: entries.iter().map(|(order, _)| *order).collect(),
+            grams: Table::new(grams, whole_key, pages),
+            items: Table::new(items, item_bucket_key, pages),
+            record_bytes: records.iter().map(String::len).sum(),
+            dirty_chunks: (0..records.len()).collect(),
+            records,
+        }
+    }
+
+    fn pages(&self) -> usize {
+        self.orders.len()
+    }
+
+    /// Pages per chunk: about CHUNK_BYTES a chunk.
+    fn per(&self) -> usize {
+        (CHUNK_BYTES * self.pages() / self.record_bytes.max(1)).clamp(1, MAX_PAGES_PER_CHUNK)
+    }
+
+    /// The page of `id` now has the entry `new` where it had `old`.
+    fn replace(&mut self, id: u32, old: &IndexEntry, new: &IndexEntry) {
+        let pages = self.pages();
+        let (old_terms, new_terms) = (PageTerms::of(old), PageTerms::of(new));
+        let (old_meta, new_meta) = (old_terms.meta_grams(), new_terms.meta_grams());
+        for gram in old_meta.difference(&new_meta) {
+            self.grams.edit(gram, pages, |p| remove_id(&mut p.meta, id));
+        }
+        for gram in new_meta.difference(&old_meta) {
+            self.grams.edit(gram, pages, |p| add_id(&mut p.meta, id));
+        }
+        let (old_text, new_text) = (old_terms.text_grams(), new_terms.text_grams());
+        for gram in old_text.difference(&new_text) {
+            self.grams.edit(gram, pages, |p| remove_id(&mut p.text, id));
+        }
+        for gram in new_text.difference(&old_text) {
+            self.grams.edit(gram, pages, |p| add_id(&mut p.text, id));
+        }
+        let (old_items, new_items) = (old_terms.whole_items(), new_terms.whole_items());
+        for item in old_items.difference(&new_items) {
+            self.items.edit(item, pages, |ids| remove_id(ids, id));
+        }
+        for item in new_items.difference(&old_items) {
+            self.items.edit(item, pages, |ids| add_id(ids, id));
+        }
+        let per = self.per();
+        let record = record(self.orders[id as usize], new);
+        let old_record = std::mem::replace(&mut self.records[id as usize], record);
+        self.record_bytes = self.record_bytes + self.records[id as usize].len() - old_record.len();
+        if self.per() != per {
+            self.dirty_chunks = (0..self.pages()).collect();
+        } else {
+            self.dirty_chunks.insert(id as usize / per);
+        }
+    }
+
+    /// The chunk files serialised since they were last written.
+    fn refresh_chunks(&mut self, files: &mut Vec<IndexFile>) {
+        let per = self.per();
+        let chunks = self.pages().div_ceil(per);
+        if files.len() != chunks {
+            // Another `per` moved every page to another chunk.
+            self.dirty_chunks = (0..chunks).collect();
+        }
+        files.truncate(chunks);
+        for n in std::mem::take(&mut self.dirty_chunks)
             .into_iter()
-            .enumerate()
-            .map(|(n, b)| (format!("{prefix}{n}"), Value::Object(b))),
-    );
-    count
+            .filter(|&n| n < chunks)
+        {
+            let records = &self.records[n * per..((n + 1) * per).min(self.pages())];
+            let file = IndexFile::new(format!("p{n}"), format!("[{}]", records.join(",")).into_bytes());
+            match files.get_mut(n) {
+                Some(old) => old.replace(file),
+                None => files.push(file),
+            }
+        }
+    }
 }
 
-/// Page chunks of `per` pages each, `[[order, route, url, title, text, keywords], ...]`, and `per`.
-fn page_chunks(entries: &[(usize, &IndexEntry)], out: &mut Vec<(String, Value)>) -> usize {
-    let records: Vec<Value> = entries
-        .iter()
-        .map(|(order, e)| json!([order, e.route, e.url, e.title, e.text, e.keywords]))
-        .collect();
-    let bytes: usize = records.iter().map(|r| r.to_string().len()).sum();
-    let per = (CHUNK_BYTES * entries.len() / bytes.max(1)).clamp(1, MAX_PAGES_PER_CHUNK);
-    out.extend(
-        records
-            .chunks(per)
-            .enumerate()
-            .map(|(n, c)| (format!("p{n}"), json!(c))),
-    );
-    per
+/// The posting of `key` in `map`, made if new.
+fn posted<'m, P: Default>(map: &'m mut HashMap<String, P>, key: &str) -> &'m mut P {
+    if !map.contains_key(key) {
+        map.insert(key.to_string(), P::default());
+    }
+    map.get_mut(key).expect("just inserted")
 }
 
 /// Route keys a label may name (the translations' breadcrumb segments) and the top-level routes
@@ -211,90 +502,129 @@ fn route_keys<'e>(lang: &str, entries: &'e [(usize, &IndexEntry)], locales: &Loc
     keys
 }
 
-/// One language's files and its part of the manifest.
-fn language_files(lang: &str, entries: &[(usize, &IndexEntry)], locales: &Locales) -> (Vec<SearchFile>, Value) {
-    let pages = entries.len();
-    let items: Vec<Vec<String>> = entries.iter().map(|(_, e)| page_items(e)).collect();
-    let texts: Vec<String> = entries.iter().map(|(_, e)| e.text.to_lowercase()).collect();
-    let ids = postings(&items, &texts);
-    let mut out: Vec<(String, Value)> = Vec::new();
-
-    // gram -> [pages holding it in a title/keyword/route, pages holding it in the text]
-    let grams: HashSet<&str> = ids.meta.keys().chain(ids.text.keys()).copied().collect();
-    let mut gram_entries: Vec<(String, Value)> = grams
-        .into_iter()
-        .map(|g| {
-            let meta = posting(ids.meta.get(g).map(Vec::as_slice).unwrap_or(&[]), pages);
-            let text = posting(ids.text.get(g).map(Vec::as_slice).unwrap_or(&[]), pages);
-            (g.to_string(), json!([meta, text]))
-        })
-        .collect();
-    gram_entries.sort_by(|a, b| a.0.cmp(&b.0));
-    let gram_count = named("g", spread(gram_entries, |g| g), &mut out);
-    let item_entries: Vec<(String, Value)> = ids
-        .items
-        .into_iter()
-        .map(|(i, ids)| (i, posting(&ids, pages)))
-        .collect();
-    let item_buckets = spread(item_entries, |i| first_bigram(i).expect("items have two characters"));
-    let item_count = named("i", item_buckets, &mut out);
-    let per = page_chunks(entries, &mut out);
-    let vocab: Vec<Value> = entries
-        .iter()
-        .map(|(_, e)| json!([e.route, e.title, e.keywords]))
-        .collect();
-    out.push(("v".to_string(), json!(vocab)));
-    let keys = route_keys(lang, entries, locales);
-
-    let mut version = Sha256::new();
-    let mut files = Vec::with_capacity(out.len());
-    for (name, value) in out {
-        let bytes = serde_json::to_vec(&value).expect("the index serialises");
-        version.update(name.as_bytes());
-        version.update(&bytes);
-        files.push(SearchFile {
-            path: format!("search/{lang}/{name}.json"),
-            bytes,
-        });
-    }
-    let version = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(version.finalize());
-    let manifest = json!({
-        "v": &version[..8], "pages": pages, "per": per, "grams": gram_count, "items": item_count, "keys": keys,
-    });
-    (files, manifest)
-}
-
-/// The index files for `entries` (every page of every language, in index order).
-pub fn encode(entries: &[IndexEntry], languages: &[String], locales: &Locales) -> SearchFiles {
-    // Languages are independent: each is encoded on a core of its own.
-    let encoded: Vec<LanguageIndex> = languages
-        .par_iter()
-        .map(|lang| LanguageIndex::encode(entries, lang, locales))
-        .collect();
-    let manifest = manifest(&encoded);
-    let files = encoded.into_iter().flat_map(|l| l.files).collect();
-    SearchFiles { manifest, files }
-}
-
-/// One language's files and its part of the manifest: `site watch` encodes again only the
-/// languages whose entries an edit changed.
+/// One language's files and its part of the manifest. Under `site watch` it keeps its postings,
+/// and an edit of some pages' entries serialises again only the files that show them.
 pub struct LanguageIndex {
     pub lang: String,
-    pub files: Vec<SearchFile>,
+    grams: Vec<IndexFile>,
+    items: Vec<IndexFile>,
+    chunks: Vec<IndexFile>,
+    vocabulary: IndexFile,
+    /// The route keys of the manifest: they follow the routes, which an edit keeps.
+    keys: Value,
     part: Value,
+    postings: Option<Postings>,
 }
 
 impl LanguageIndex {
-    /// The files of the entries of `lang` among `entries` (every language's, in index order).
-    pub fn encode(entries: &[IndexEntry], lang: &str, locales: &Locales) -> Self {
+    /// The files of the entries of `lang` among `entries` (every language's, in index order);
+    /// `keep`: keep the postings for `update`.
+    pub fn encode(entries: &[IndexEntry], lang: &str, locales: &Locales, keep: bool) -> Self {
         let mine: Vec<(usize, &IndexEntry)> = entries.iter().enumerate().filter(|(_, e)| e.lang == lang).collect();
-        let (files, part) = language_files(lang, &mine, locales);
-        LanguageIndex {
+        let mut postings = Postings::of(&mine);
+        let vocabulary: Vec<Value> = mine.iter().map(|(_, e)| vocabulary_record(e)).collect();
+        let mut index = LanguageIndex {
             lang: lang.to_string(),
-            files,
-            part,
-        }
+            grams: Vec::new(),
+            items: Vec::new(),
+            chunks: Vec::new(),
+            vocabulary: IndexFile::new("v".to_string(), json!(vocabulary).to_string().into_bytes()),
+            keys: json!(route_keys(lang, &mine, locales)),
+            part: Value::Null,
+            postings: None,
+        };
+        index.refresh(&mut postings);
+        index.postings = keep.then_some(postings);
+        index
     }
+
+    /// The index after the pages at `replaced` (places in `entries`, with their entries before)
+    /// changed their entries in place, no page added, removed or moved; false, and nothing
+    /// changed, when it kept no postings (the caller encodes it anew).
+    pub fn update(&mut self, entries: &[IndexEntry], replaced: &[(usize, &IndexEntry)]) -> bool {
+        let Some(mut postings) = self.postings.take() else {
+            return false;
+        };
+        let mut vocabulary_changed = false;
+        for &(order, old) in replaced {
+            let new = &entries[order];
+            let id = postings.orders.binary_search(&order).expect("a page of this language") as u32;
+            postings.replace(id, old, new);
+            vocabulary_changed |= vocabulary_record(old) != vocabulary_record(new);
+        }
+        if vocabulary_changed {
+            let vocabulary: Vec<Value> = (postings.orders.iter())
+                .map(|&order| vocabulary_record(&entries[order]))
+                .collect();
+            let file = IndexFile::new("v".to_string(), json!(vocabulary).to_string().into_bytes());
+            self.vocabulary.replace(file);
+        }
+        self.refresh(&mut postings);
+        self.postings = Some(postings);
+        true
+    }
+
+    /// Serialises the files the postings changed, and the manifest's part.
+    fn refresh(&mut self, postings: &mut Postings) {
+        let pages = postings.pages();
+        postings.grams.settle();
+        postings.items.settle();
+        postings.grams.refresh("g", &mut self.grams, pages);
+        postings.items.refresh("i", &mut self.items, pages);
+        postings.refresh_chunks(&mut self.chunks);
+        let mut version = Sha256::new();
+        for file in self.files() {
+            version.update(file.path.as_bytes());
+            version.update(file.digest);
+        }
+        let version = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(version.finalize());
+        self.part = json!({
+            "v": &version[..8], "pages": pages, "per": postings.per(), "grams": self.grams.len(),
+            "items": self.items.len(), "keys": self.keys,
+        });
+    }
+
+    fn files(&self) -> impl Iterator<Item = &IndexFile> {
+        (self.grams.iter())
+            .chain(&self.items)
+            .chain(&self.chunks)
+            .chain([&self.vocabulary])
+    }
+
+    /// Every file's path below `assets/`, with its bytes when they are to be written (taken).
+    pub fn take_files(&mut self) -> Vec<(String, Option<Vec<u8>>)> {
+        let lang = &self.lang;
+        (self.grams.iter_mut())
+            .chain(&mut self.items)
+            .chain(&mut self.chunks)
+            .chain([&mut self.vocabulary])
+            .map(|file| (path(lang, &file.path), file.bytes.take()))
+            .collect()
+    }
+
+    pub fn counts(&self) -> FileCounts {
+        FileCounts([self.grams.len(), self.items.len(), self.chunks.len()])
+    }
+
+    /// The paths (below `assets/`) of the files the index had when it had `before` files of each
+    /// kind, and has no more.
+    pub fn gone_since(&self, before: FileCounts) -> Vec<String> {
+        (NUMBERED.iter().zip(before.0).zip(self.counts().0))
+            .flat_map(|((kind, before), now)| (now..before).map(move |n| path(&self.lang, &format!("{kind}{n}"))))
+            .collect()
+    }
+}
+
+/// The numbered kinds of files, in the order of `FileCounts`: gram buckets, item buckets, chunks.
+const NUMBERED: [&str; 3] = ["g", "i", "p"];
+
+/// How many files of each numbered kind a language's index has.
+#[derive(Clone, Copy)]
+pub struct FileCounts([usize; 3]);
+
+/// The path below `assets/` of a language's file.
+fn path(lang: &str, name: &str) -> String {
+    format!("search/{lang}/{name}.json")
 }
 
 /// The manifest of the languages' files (`search-index-<hash>.json`).
@@ -314,6 +644,7 @@ pub fn manifest<'a>(languages: impl IntoIterator<Item = &'a LanguageIndex>) -> S
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::Path;
 
     #[test]
     fn grams_are_the_substrings_of_one_to_three_characters() {
@@ -336,6 +667,146 @@ mod tests {
             .unwrap();
         assert_eq!(bits.len(), 13);
         assert!(bits[..12].iter().all(|&b| b == 0xff) && bits[12] == 0x0f);
+    }
+
+    /// A page of `n` made-up words from `seed` (an LCG), English or Chinese.
+    fn made_up_entry(lang: &str, page: usize, seed: &mut u64, words: usize) -> IndexEntry {
+        const EN: [&str; 12] = [
+            "cash", "flow", "discount", "rate", "equity", "value", "margin", "growth", "bond", "yield", "risk", "beta",
+        ];
+        const ZH: [&str; 8] = ["現金", "折現率", "股權", "價值", "成長", "債券", "殖利率", "風險"];
+        let mut next = || {
+            *seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (*seed >> 33) as usize
+        };
+        let text: Vec<String> = (0..words)
+            .map(|_| match lang {
+                "zh" => ZH[next() % ZH.len()].to_string(),
+                _ => format!("{}{}", EN[next() % EN.len()], next() % 40),
+            })
+            .collect();
+        let route = format!("/notes/n-{page}");
+        IndexEntry {
+            url: if lang == "en" {
+                route.clone()
+            } else {
+                format!("/{lang}{route}")
+            },
+            route,
+            lang: lang.to_string(),
+            title: format!("Note {page} {}", text[0]),
+            text: text.join(" "),
+            keywords: vec![text[words / 2].clone()],
+        }
+    }
+
+    /// Every file of `index` as written: `disk` holds what earlier writes left.
+    fn write_into(disk: &mut BTreeMap<String, Vec<u8>>, index: &mut LanguageIndex) -> usize {
+        let files = index.take_files();
+        let names: HashSet<&String> = files.iter().map(|(path, _)| path).collect();
+        disk.retain(|path, _| !path.starts_with(&format!("search/{}/", index.lang)) || names.contains(path));
+        let written = files.iter().filter(|(_, bytes)| bytes.is_some()).count();
+        for (path, bytes) in files {
+            match bytes {
+                Some(bytes) => {
+                    disk.insert(path, bytes);
+                }
+                None => assert!(disk.contains_key(&path), "{path} is named but was never written"),
+            }
+        }
+        written
+    }
+
+    #[test]
+    fn an_edit_rewrites_only_the_files_that_show_it_and_equals_encoding_anew() {
+        let locales = Locales::load(
+            &Path::new(env!("CARGO_MANIFEST_DIR")).join("../locales"),
+            &["en".to_string(), "zh".to_string()],
+            "en",
+        )
+        .unwrap();
+        let mut seed = 7;
+        let mut entries: Vec<IndexEntry> = (0..400)
+            .map(|n| made_up_entry(if n % 2 == 0 { "en" } else { "zh" }, n / 2, &mut seed, 60))
+            .collect();
+        let mut kept = LanguageIndex::encode(&entries, "en", &locales, true);
+        let mut disk = BTreeMap::new();
+        let all = write_into(&mut disk, &mut kept);
+        let buckets_before = kept.grams.len();
+        let mut small_edit_writes = Vec::new();
+        // A word added to a page's text, a retitle, then new pages that grow until the buckets
+        // are counted anew.
+        for step in 0..24 {
+            let order = (step * 38) % 400 / 2 * 2;
+            let edited = match step {
+                0..16 => IndexEntry {
+                    text: format!("{} quokka{step}", entries[order].text),
+                    ..made_up_entry("en", order / 2, &mut { 0 }, 1)
+                },
+                // Rare characters: thousands of grams no other page holds.
+                _ => IndexEntry {
+                    text: (0..900)
+                        .map(|n| char::from_u32(0x4e00 + ((n * 7919 + step * 104_729) % 6000) as u32).unwrap())
+                        .collect(),
+                    ..made_up_entry("en", order / 2, &mut seed, 60)
+                },
+            };
+            let edited = IndexEntry {
+                title: if step < 16 {
+                    entries[order].title.clone()
+                } else {
+                    edited.title
+                },
+                keywords: if step < 16 {
+                    entries[order].keywords.clone()
+                } else {
+                    edited.keywords
+                },
+                ..edited
+            };
+            let old = std::mem::replace(&mut entries[order], edited);
+            let mut edits = vec![(order, old)];
+            if step == 3 {
+                let other = (order + 2) % 400;
+                let retitled = IndexEntry {
+                    title: "A title never seen".to_string(),
+                    ..made_up_entry("en", other / 2, &mut { 0 }, 1)
+                };
+                let retitled = IndexEntry {
+                    text: entries[other].text.clone(),
+                    keywords: entries[other].keywords.clone(),
+                    ..retitled
+                };
+                edits.push((other, std::mem::replace(&mut entries[other], retitled)));
+            }
+            let replaced: Vec<(usize, &IndexEntry)> = edits.iter().map(|(o, e)| (*o, e)).collect();
+            assert!(kept.update(&entries, &replaced), "postings were kept");
+            let written = write_into(&mut disk, &mut kept);
+            if step < 16 && step != 3 {
+                small_edit_writes.push(written);
+            }
+            let mut fresh = LanguageIndex::encode(&entries, "en", &locales, false);
+            let mut fresh_disk = BTreeMap::new();
+            write_into(&mut fresh_disk, &mut fresh);
+            assert_eq!(
+                disk.keys().collect::<Vec<_>>(),
+                fresh_disk.keys().collect::<Vec<_>>(),
+                "step {step}"
+            );
+            for (path, bytes) in &fresh_disk {
+                assert!(
+                    disk[path] == *bytes,
+                    "step {step}: {path} differs from a fresh encoding"
+                );
+            }
+            assert_eq!(kept.part, fresh.part, "step {step}: the manifest's part differs");
+        }
+        let most = small_edit_writes.iter().max().unwrap();
+        assert!(*most * 4 < all, "a word added to a page wrote {most} of {all} files");
+        assert!(
+            kept.grams.len() > buckets_before,
+            "the longer pages took more gram buckets"
+        );
     }
 
     #[test]

@@ -5,6 +5,7 @@
 use crate::assets::Manifest;
 use crate::config::SiteConfig;
 use crate::content::{self, Sources};
+use crate::feed;
 use crate::islands::{self, IslandCalls, IslandItem, IslandText, Placement, SCRIPTS_MARKER};
 use crate::locales::Locales;
 use crate::output::{
@@ -23,7 +24,7 @@ use crate::views::{PageView, ViewContext};
 use anyhow::{anyhow, bail, Context, Result};
 use rayon::prelude::*;
 use site_contract::{SiteFacts, SITE_FACTS_FILE};
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -145,6 +146,16 @@ pub struct Site {
     /// The page files as read (the tag pages aside), kept so `site watch` can read one again.
     pub sources: Sources,
     pub warnings: Vec<String>,
+    /// Each route's warnings, kept so that `site watch` makes again only those of the routes it
+    /// renders again.
+    route_warnings: BTreeMap<String, RouteWarnings>,
+}
+
+/// What a route's languages are warned of: a page that shows the English text for want of a
+/// file, a translation out of step with its English page.
+struct RouteWarnings {
+    fallbacks: Vec<String>,
+    translations: Vec<String>,
 }
 
 impl Site {
@@ -173,8 +184,9 @@ impl Site {
             pages,
             sources,
             warnings: Vec::new(),
+            route_warnings: BTreeMap::new(),
         };
-        site.check(root, tag_warnings)?;
+        site.check(root, tag_warnings, None)?;
         Ok(site)
     }
 
@@ -191,16 +203,63 @@ impl Site {
     }
 
     /// The checks across pages (links, preview images) and the warnings, which `site watch` makes
-    /// again after it renders some pages again.
-    pub(crate) fn check(&mut self, root: &Path, tag_warnings: Vec<String>) -> Result<()> {
+    /// again after it renders the pages of `rendered` again (None: every page is new).
+    pub(crate) fn check(
+        &mut self,
+        root: &Path,
+        tag_warnings: Vec<String>,
+        rendered: Option<&BTreeSet<String>>,
+    ) -> Result<()> {
         self.pages.check_links(&root.join("static"))?;
         check_preview_images(&self.config, &self.pages, &root.join("static"))?;
-        let mut warnings = untranslated(&self.locales, &self.pages, &self.languages);
+        match rendered {
+            None => {
+                self.route_warnings = (self.pages.routes())
+                    .map(|route| (route.to_string(), self.warnings_of(route)))
+                    .collect();
+            }
+            Some(routes) => {
+                for route in routes {
+                    match self.pages.kind_of(route) {
+                        Some(_) => self.route_warnings.insert(route.clone(), self.warnings_of(route)),
+                        None => self.route_warnings.remove(route),
+                    };
+                }
+            }
+        }
+        let mut warnings: Vec<String> = (self.locales.missing_keys().into_iter())
+            .map(|key| format!("locales/{key} is missing (English is used)"))
+            .collect();
+        warnings.extend(self.route_warnings.values().flat_map(|w| w.fallbacks.iter().cloned()));
         warnings.extend(site_values::placeholder_warnings(&self.config));
-        warnings.extend(translations::warnings(&translations::all(&self.pages, &self.config)));
+        warnings.extend(
+            self.route_warnings
+                .values()
+                .flat_map(|w| w.translations.iter().cloned()),
+        );
         warnings.extend(tag_warnings);
         self.warnings = warnings;
         Ok(())
+    }
+
+    /// The warnings about `route`'s languages.
+    fn warnings_of(&self, route: &str) -> RouteWarnings {
+        let fallbacks = (self.languages.iter())
+            .filter_map(|lang| self.pages.get(route, lang))
+            .filter(|page| page.fallback)
+            .map(|page| {
+                format!(
+                    "{}: no {lang} version yet; the {lang} page shows the English text",
+                    page.source.path.display(),
+                    lang = page.lang
+                )
+            })
+            .collect();
+        let translations = translations::warnings(&translations::of_route(&self.pages, &self.config, route));
+        RouteWarnings {
+            fallbacks,
+            translations,
+        }
     }
 
     /// The pages a build writes, the collections' not-found pages aside.
@@ -233,33 +292,13 @@ fn check_preview_images(config: &SiteConfig, pages: &Pages, static_dir: &Path) -
     fail_on(errors)
 }
 
-/// A warning for each missing locale key and each page shown in English for want of a file.
-fn untranslated(locales: &Locales, pages: &Pages, languages: &[String]) -> Vec<String> {
-    let mut warnings: Vec<String> = locales
-        .missing_keys()
-        .into_iter()
-        .map(|key| format!("locales/{key} is missing (English is used)"))
-        .collect();
-    for route in pages.routes() {
-        for page in languages.iter().filter_map(|lang| pages.get(route, lang)) {
-            if page.fallback {
-                warnings.push(format!(
-                    "{}: no {lang} version yet; the {lang} page shows the English text",
-                    page.source.path.display(),
-                    lang = page.lang
-                ));
-            }
-        }
-    }
-    warnings
-}
-
 /// The search index's files: a manifest the search page names and the chunks it lists.
 pub(crate) struct SearchIndexFile {
-    /// Each language's files, and whether to write them: a rebuild leaves those of a language
-    /// whose entries did not change as the last build wrote them.
-    languages: Vec<(LanguageIndex, bool)>,
+    /// Each language's files: a rebuild writes only those whose bytes changed.
+    languages: Vec<LanguageIndex>,
     manifest: SearchFile,
+    /// The paths (below `assets/`) of the last build's files this one makes no more.
+    pub gone: Vec<String>,
 }
 
 /// The search index manifest's name in a `--dev` build: one name, so an edit does not change the
@@ -267,38 +306,69 @@ pub(crate) struct SearchIndexFile {
 /// lists, and the server does not serve it as immutable (its name carries no hash).
 const DEV_SEARCH_INDEX: &str = "search-index-dev.json";
 
+/// How the search entries changed in a rebuild.
+pub(crate) enum SearchEdits {
+    /// Pages came, went or moved: their ids (places in the index) changed.
+    Moved,
+    /// Entries replaced in place: their places in the index and the entries they had.
+    Replaced(Vec<(usize, IndexEntry)>),
+}
+
 impl SearchIndexFile {
+    /// A `--dev` build keeps each language's postings in memory, for `update` under `site watch`.
     pub(crate) fn encode(site: &Site, entries: &[IndexEntry], dev: bool) -> Self {
         let languages = (site.languages.par_iter())
-            .map(|lang| (LanguageIndex::encode(entries, lang, &site.locales), true))
+            .map(|lang| LanguageIndex::encode(entries, lang, &site.locales, dev))
             .collect();
         SearchIndexFile::assemble(languages, dev)
     }
 
-    /// The index after a rebuild: the languages of `changed` encoded again from `entries`, the
-    /// others as the last build (`kept`) wrote them.
+    /// The index after a rebuild changed the entries (`entries` now): the languages whose entries
+    /// the edits replaced serialise the files that show them, the others stay as the last build
+    /// (`kept`) wrote them.
     pub(crate) fn update(
         kept: Vec<LanguageIndex>,
         site: &Site,
         entries: &[IndexEntry],
-        changed: &BTreeSet<String>,
+        edits: &SearchEdits,
         dev: bool,
     ) -> Self {
-        let languages = (kept.into_par_iter())
-            .map(|language| match changed.contains(&language.lang) {
-                true => (LanguageIndex::encode(entries, &language.lang, &site.locales), true),
-                false => (language, false),
+        let update = |mut language: LanguageIndex| {
+            let replaced: Vec<(usize, &IndexEntry)> = match edits {
+                SearchEdits::Moved => return LanguageIndex::encode(entries, &language.lang, &site.locales, dev),
+                SearchEdits::Replaced(replaced) => (replaced.iter())
+                    .filter(|(_, old)| old.lang == language.lang)
+                    .map(|(order, old)| (*order, old))
+                    .collect(),
+            };
+            if !replaced.is_empty() && !language.update(entries, &replaced) {
+                return LanguageIndex::encode(entries, &language.lang, &site.locales, dev);
+            }
+            language
+        };
+        let (languages, gone): (Vec<LanguageIndex>, Vec<Vec<String>>) = (kept.into_par_iter())
+            .map(|language| {
+                let before = language.counts();
+                let language = update(language);
+                let gone = language.gone_since(before);
+                (language, gone)
             })
-            .collect();
-        SearchIndexFile::assemble(languages, dev)
+            .unzip();
+        let mut index = SearchIndexFile::assemble(languages, dev);
+        index.gone = gone.concat();
+        index
     }
 
-    fn assemble(languages: Vec<(LanguageIndex, bool)>, dev: bool) -> Self {
-        let mut manifest = search_chunks::manifest(languages.iter().map(|(l, _)| l));
+    fn assemble(languages: Vec<LanguageIndex>, dev: bool) -> Self {
+        let mut manifest = search_chunks::manifest(&languages);
         if dev {
             manifest.path = DEV_SEARCH_INDEX.to_string();
         }
-        SearchIndexFile { languages, manifest }
+        SearchIndexFile {
+            languages,
+            manifest,
+            gone: Vec::new(),
+        }
     }
 
     pub(crate) fn url(&self) -> String {
@@ -380,6 +450,8 @@ pub(crate) struct Kept {
     pub search_index_url: String,
     /// The UI text blocks of the pages (locales change only with a whole build).
     pub island_text: IslandText,
+    /// What each language's feed shows (`feed::lineup`), by language.
+    pub feed_lineups: Vec<feed::Lineup>,
 }
 
 /// A whole build, keeping what a later one-page rebuild needs.
@@ -418,6 +490,9 @@ pub(crate) fn build_keeping(options: &BuildOptions) -> Result<(BuildReport, Kept
         remove_compressed(&options.out)?;
     }
     let report = BuildReport::of(&site, out.changed, started, None);
+    let feed_lineups = (site.languages.iter())
+        .map(|lang| feed::lineup(&site.pages, lang))
+        .collect();
     let kept = Kept {
         site,
         manifest,
@@ -429,6 +504,7 @@ pub(crate) fn build_keeping(options: &BuildOptions) -> Result<(BuildReport, Kept
         files: out.files,
         search_index_url,
         island_text,
+        feed_lineups,
     };
     Ok((report, kept))
 }
@@ -695,23 +771,25 @@ pub(crate) fn write_search_index_in_background(
     out: &mut Written,
     index: SearchIndexFile,
 ) -> (JoinHandle<Result<Vec<PathBuf>>>, Vec<LanguageIndex>) {
-    let SearchIndexFile { languages, manifest } = index;
+    let SearchIndexFile {
+        languages, manifest, ..
+    } = index;
     let mut files: Vec<(PathBuf, Vec<u8>, Compression)> = Vec::new();
-    let mut add = |out: &mut Written, file: &mut SearchFile, write: bool, compression: Compression| {
-        let relative = PathBuf::from("assets").join(&file.path);
-        if write {
-            files.push((out.dir.join(&relative), std::mem::take(&mut file.bytes), compression));
+    let mut add = |out: &mut Written, path: &str, bytes: Option<Vec<u8>>, compression: Compression| {
+        let relative = PathBuf::from("assets").join(path);
+        if let Some(bytes) = bytes {
+            files.push((out.dir.join(&relative), bytes, compression));
         }
         out.files.insert(relative);
     };
     let mut kept = Vec::with_capacity(languages.len());
-    for (mut language, write) in languages {
-        for file in &mut language.files {
-            add(out, file, write, Compression::Many);
+    for mut language in languages {
+        for (path, bytes) in language.take_files() {
+            add(out, &path, bytes, Compression::Many);
         }
         kept.push(language);
     }
-    add(out, &mut { manifest }, true, Compression::Few);
+    add(out, &manifest.path, Some(manifest.bytes), Compression::Few);
     let compress = out.compress;
     let handle = std::thread::spawn(move || {
         files
@@ -838,17 +916,29 @@ fn write_site_files(out: &mut Written, site: &Site, manifest: Option<&Manifest>,
 
 /// The files that list pages across the site: `sitemap.xml` and each language's Atom feed.
 pub(crate) fn write_page_lists(out: &mut Written, site: &Site) -> Result<()> {
-    let config = &site.config;
+    write_sitemap(out, site)?;
+    write_feeds(out, site)
+}
+
+/// `sitemap.xml`: it follows the routes only (and the config).
+pub(crate) fn write_sitemap(out: &mut Written, site: &Site) -> Result<()> {
     out.write(
         PathBuf::from("sitemap.xml"),
-        sitemap::sitemap(config, &site.pages.built_routes()).as_bytes(),
-    )?;
+        sitemap::sitemap(&site.config, &site.pages.built_routes()).as_bytes(),
+    )
+}
+
+fn write_feeds(out: &mut Written, site: &Site) -> Result<()> {
     for lang in &site.languages {
-        let path = crate::feed::feed_path(config, lang);
-        let xml = crate::feed::atom(config, &site.pages, lang)?;
-        out.write(PathBuf::from(path.trim_start_matches('/')), xml.as_bytes())?;
+        write_feed(out, site, lang)?;
     }
     Ok(())
+}
+
+pub(crate) fn write_feed(out: &mut Written, site: &Site, lang: &str) -> Result<()> {
+    let path = feed::feed_path(&site.config, lang);
+    let xml = feed::atom(&site.config, &site.pages, lang)?;
+    out.write(PathBuf::from(path.trim_start_matches('/')), xml.as_bytes())
 }
 
 /// Removes what an earlier build wrote and this one did not. The UI build owns `assets/`, except

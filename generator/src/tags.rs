@@ -92,6 +92,7 @@ fn generated(route: String, lang: &str, kind: PageKind, title: String, descripti
         key_lines: BTreeMap::new(),
         body: String::new(),
         body_line: 1,
+        body_hash: Default::default(),
     }
 }
 

@@ -68,28 +68,32 @@ pub fn status(pages: &Pages, page: &Page, default_language: &str) -> Option<Stat
     let english = pages.get(page.route(), default_language)?;
     Some(match &page.source.front.translated_from {
         None => Status::Missing,
-        Some(hash) if *hash == body_hash(&english.source.body) => Status::Current,
+        Some(hash) if hash == english.source.body_hash() => Status::Current,
         Some(_) => Status::Stale,
     })
 }
 
 /// Every page in every language but English, by route then language.
 pub fn all(pages: &Pages, config: &SiteConfig) -> Vec<Translation> {
-    let mut translations = Vec::new();
-    for route in pages.routes() {
-        for lang in config.language_codes() {
-            let Some(page) = pages.get(route, lang) else { continue };
-            if let Some(status) = status(pages, page, &config.default_language) {
-                translations.push(Translation {
-                    route: route.to_string(),
-                    lang: lang.to_string(),
-                    status,
-                    path: page.source.path.clone(),
-                });
-            }
-        }
-    }
-    translations
+    pages
+        .routes()
+        .flat_map(|route| of_route(pages, config, route))
+        .collect()
+}
+
+/// The translations of one route, by language.
+pub fn of_route(pages: &Pages, config: &SiteConfig, route: &str) -> Vec<Translation> {
+    (config.language_codes())
+        .filter_map(|lang| {
+            let page = pages.get(route, lang)?;
+            Some(Translation {
+                route: route.to_string(),
+                lang: lang.to_string(),
+                status: status(pages, page, &config.default_language)?,
+                path: page.source.path.clone(),
+            })
+        })
+        .collect()
 }
 
 /// The command that records a translation as current.

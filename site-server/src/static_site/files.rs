@@ -81,14 +81,32 @@ impl Site {
     /// again or dropped when gone: what `make dev` needs after a one-page rebuild, which would
     /// otherwise read every file of a large site again. `_site.json` changing needs `load`.
     pub fn with_changes(&self, dist_dir: &Path, changed: &BTreeSet<String>) -> anyhow::Result<Site> {
-        let mut files = self.files.clone();
+        let mut site = Site {
+            facts: self.facts.clone(),
+            default_language: self.default_language,
+            files: self.files.clone(),
+            pages: self.pages.clone(),
+            not_found_pages: self.not_found_pages.clone(),
+            home_redirects: self.home_redirects.clone(),
+            security: self.security.clone(),
+            build_id: self.build_id.clone(),
+        };
+        // The id of this load: the last one's and what changed. Another id than a whole load of
+        // the same files would get, but it changes when any file does, which is what it is for.
+        let mut build_hash = Sha256::new();
+        build_hash.update(self.build_id.as_bytes());
+        let mut any = false;
         let originals: BTreeSet<&str> = changed
             .iter()
             .map(|p| p.strip_suffix(".gz").or_else(|| p.strip_suffix(".br")).unwrap_or(p))
             .collect();
         for path in originals {
             if !dist_dir.join(path).is_file() {
-                files.remove(path);
+                if site.files.remove(path).is_some() {
+                    site.unplace(path);
+                    build_hash.update(path.as_bytes());
+                    any = true;
+                }
                 continue;
             }
             let paths: BTreeSet<String> = ["", ".gz", ".br"]
@@ -96,22 +114,26 @@ impl Site {
                 .map(|ext| format!("{path}{ext}"))
                 .filter(|p| dist_dir.join(p).is_file())
                 .collect();
-            let entry = load_entry(
+            let entry = Arc::new(load_entry(
                 dist_dir,
                 path,
                 &paths,
                 &self.facts,
                 self.default_language,
                 &self.security,
-            )?;
-            files.insert(path.into(), Arc::new(entry));
+            )?);
+            if self.files.get(path).map(|e| &e.identity.etag) != Some(&entry.identity.etag) {
+                build_hash.update(path.as_bytes());
+                build_hash.update(entry.identity.etag.as_bytes());
+                any = true;
+            }
+            site.place(path, &entry);
+            site.files.insert(path.into(), entry);
         }
-        Ok(Site::assemble(
-            self.facts.clone(),
-            self.default_language,
-            files,
-            self.security.clone(),
-        ))
+        if any {
+            site.build_id = hex::encode(&build_hash.finalize()[..12]);
+        }
+        Ok(site)
     }
 
     /// The lookups by language and the build id of a load's files.
@@ -128,23 +150,8 @@ impl Site {
             build_hash.update(path.as_bytes());
             build_hash.update(entry.identity.etag.as_bytes());
         }
-
-        let languages = &facts.languages;
-        let mut pages: Vec<HashMap<Box<str>, Arc<Entry>>> = vec![HashMap::new(); languages.len()];
-        let mut not_found_pages: Vec<HashMap<Box<str>, Arc<Entry>>> = vec![HashMap::new(); languages.len()];
-        for (path, entry) in &files {
-            let (lang, rest) = split_language(path, &facts, default_language);
-            if let Some(route) = rest.strip_suffix("index.html") {
-                if route.is_empty() || route.ends_with('/') {
-                    pages[lang].insert(route.trim_end_matches('/').into(), entry.clone());
-                }
-            }
-            if let Some((collection, NOT_FOUND_FILE)) = rest.split_once('/') {
-                not_found_pages[lang].insert(collection.into(), entry.clone());
-            }
-        }
-        let home_redirects = languages
-            .iter()
+        let languages = facts.languages.len();
+        let home_redirects = (facts.languages.iter())
             .enumerate()
             .map(|(i, l)| {
                 let target = if i == default_language {
@@ -155,18 +162,50 @@ impl Site {
                 HeaderValue::from_str(&target).expect("language codes are plain")
             })
             .collect();
-
-        Site {
+        let mut site = Site {
             build_id: hex::encode(&build_hash.finalize()[..12]),
             facts,
             default_language,
-            files,
-            pages,
-            not_found_pages,
+            files: HashMap::new(),
+            pages: vec![HashMap::new(); languages],
+            not_found_pages: vec![HashMap::new(); languages],
             home_redirects,
             security,
+        };
+        for (path, entry) in &files {
+            site.place(path, entry);
+        }
+        site.files = files;
+        site
+    }
+
+    /// Where the file at `path` is found besides its path: the page of a route, a collection's
+    /// not-found page.
+    fn place(&mut self, path: &str, entry: &Arc<Entry>) {
+        let (lang, rest) = split_language(path, &self.facts, self.default_language);
+        if let Some(route) = page_route(rest) {
+            self.pages[lang].insert(route.into(), entry.clone());
+        }
+        if let Some((collection, NOT_FOUND_FILE)) = rest.split_once('/') {
+            self.not_found_pages[lang].insert(collection.into(), entry.clone());
         }
     }
+
+    fn unplace(&mut self, path: &str) {
+        let (lang, rest) = split_language(path, &self.facts, self.default_language);
+        if let Some(route) = page_route(rest) {
+            self.pages[lang].remove(route);
+        }
+        if let Some((collection, NOT_FOUND_FILE)) = rest.split_once('/') {
+            self.not_found_pages[lang].remove(collection);
+        }
+    }
+}
+
+/// The route (no slashes) whose page is the file at `rest` (a path without its language).
+fn page_route(rest: &str) -> Option<&str> {
+    let route = rest.strip_suffix("index.html")?;
+    (route.is_empty() || route.ends_with('/')).then(|| route.trim_end_matches('/'))
 }
 
 /// Splits `zh/notes/index.html` into (index of `zh`, `notes/index.html`); unprefixed paths
@@ -311,5 +350,71 @@ impl CommonHeaders<'_> {
             headers,
             negotiated_headers,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    fn write(dist: &Path, path: &str, text: &str) {
+        let file = dist.join(path);
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::write(file, text).unwrap();
+    }
+
+    /// Every file's etag, and the routes of the pages and not-found pages by language.
+    type Lookups = (BTreeMap<String, String>, Vec<BTreeSet<String>>, Vec<BTreeSet<String>>);
+
+    /// What a request can reach.
+    fn lookups(site: &Site) -> Lookups {
+        let etags = (site.files.iter())
+            .map(|(path, entry)| (path.to_string(), format!("{:?}", entry.identity.etag)))
+            .collect();
+        let keys = |maps: &[HashMap<Box<str>, Arc<Entry>>]| -> Vec<BTreeSet<String>> {
+            maps.iter().map(|m| m.keys().map(|k| k.to_string()).collect()).collect()
+        };
+        (etags, keys(&site.pages), keys(&site.not_found_pages))
+    }
+
+    #[test]
+    fn reading_the_changed_files_again_equals_loading_every_file() {
+        let root = tempfile::tempdir().unwrap();
+        let dist = root.path();
+        let facts = r#"{"languages": [{"code":"en","tag":"en"},{"code":"zh","tag":"zh-Hant"}],
+            "default_language": "en", "script_hashes": [], "dev": true}"#;
+        write(dist, SITE_FACTS_FILE, facts);
+        for page in [
+            "index.html",
+            "about/index.html",
+            "notes/index.html",
+            "notes/404.html",
+            "zh/notes/404.html",
+        ] {
+            write(dist, page, &format!("<p>{page}</p>"));
+        }
+        let before = Site::load(dist).unwrap();
+
+        write(dist, "about/index.html", "<p>about, edited</p>");
+        write(dist, "zh/tools/index.html", "<p>tools</p>");
+        std::fs::remove_file(dist.join("notes/404.html")).unwrap();
+        std::fs::remove_file(dist.join("notes/index.html")).unwrap();
+        let changed: BTreeSet<String> = [
+            "about/index.html",
+            "zh/tools/index.html",
+            "notes/404.html",
+            "notes/index.html",
+        ]
+        .map(String::from)
+        .into();
+        let patched = before.with_changes(dist, &changed).unwrap();
+        assert_eq!(lookups(&patched), lookups(&Site::load(dist).unwrap()));
+        assert_ne!(patched.build_id, before.build_id, "open pages must learn of the change");
+        assert!(patched.pages[1].contains_key("tools") && !patched.pages[0].contains_key("notes"));
+
+        // Files written again with the same bytes: nothing for open pages to reload.
+        let same = patched.with_changes(dist, &["index.html".to_string()].into()).unwrap();
+        assert_eq!(same.build_id, patched.build_id);
     }
 }
