@@ -48,11 +48,14 @@ const FEED_ENTRIES: usize = 50;
 /// The newest articles of `lang` in its own words (no fallbacks), newest first; a page without a
 /// date counts as changed on `newest`.
 fn entries<'a>(pages: &'a Pages, lang: &str, newest: Option<PageDate>) -> Vec<(&'a Page, Option<PageDate>)> {
-    let mut entries: Vec<(&Page, Option<PageDate>)> = pages
+    let articles = pages
         .built()
-        .filter(|p| p.lang == lang && !p.fallback && pages.is_article(p))
-        .map(|p| (p, p.updated().or(newest)))
-        .collect();
+        .filter(|p| p.lang == lang && !p.fallback && pages.is_article(p));
+    newest_first(articles.map(|p| (p, p.updated().or(newest))).collect())
+}
+
+/// The feed's entries of `articles`: the newest, newest first.
+fn newest_first(mut entries: Vec<(&Page, Option<PageDate>)>) -> Vec<(&Page, Option<PageDate>)> {
     entries.sort_by(|(a, a_date), (b, b_date)| b_date.cmp(a_date).then_with(|| a.route().cmp(b.route())));
     entries.truncate(FEED_ENTRIES);
     entries
@@ -60,15 +63,24 @@ fn entries<'a>(pages: &'a Pages, lang: &str, newest: Option<PageDate>) -> Vec<(&
 
 pub type Lineup = (Option<PageDate>, Vec<String>);
 
-/// What `lang`'s feed shows besides its entries' own pages: the date that stands in for a missing
-/// one, and the entries' routes. `site watch` writes a feed again only when this changed or the
-/// page of one of its entries did.
-pub fn lineup(pages: &Pages, lang: &str) -> Lineup {
+/// What each language's feed shows besides its entries' own pages, by language: the date that
+/// stands in for a missing one, and the entries' routes. `site watch` writes a feed again only
+/// when this changed or the page of one of its entries did. One pass over the pages for all the
+/// languages: on a large site a pass is most of the cost.
+pub fn lineups(pages: &Pages, languages: &[String]) -> Vec<Lineup> {
     let newest = pages.newest_date();
-    let routes = (entries(pages, lang, newest).into_iter())
-        .map(|(page, _)| page.route().to_string())
-        .collect();
-    (newest, routes)
+    let mut articles: Vec<Vec<(&Page, Option<PageDate>)>> = vec![Vec::new(); languages.len()];
+    for page in pages.built().filter(|p| !p.fallback && pages.is_article(p)) {
+        if let Some(lang) = languages.iter().position(|l| *l == page.lang) {
+            articles[lang].push((page, page.updated().or(newest)));
+        }
+    }
+    (articles.into_iter())
+        .map(|entries| {
+            let routes = newest_first(entries).into_iter().map(|(p, _)| p.route().to_string());
+            (newest, routes.collect())
+        })
+        .collect()
 }
 
 fn instant(date: Option<PageDate>) -> String {

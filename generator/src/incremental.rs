@@ -14,7 +14,7 @@ use crate::search_index::{self, IndexEntry};
 use crate::site::{
     build_keeping, check_frames, check_page_islands, check_page_templates, check_template_islands, page_file,
     render_templates, write_feed, write_pages, write_search_index_in_background, write_sitemap, BuildOptions,
-    BuildReport, Kept, SearchEdits, SearchIndexFile, Site, Written,
+    BuildReport, Kept, Rendered, SearchEdits, SearchIndexFile, Site, Written,
 };
 use crate::tags;
 use anyhow::Result;
@@ -81,16 +81,32 @@ struct Links {
     /// The tag pages listing them.
     tag_routes: BTreeSet<String>,
     kinds: BTreeMap<String, Option<ViewKind>>,
+    /// What links can reach of them, in each language.
+    targets: BTreeMap<String, Vec<Option<LinkTarget>>>,
 }
+
+/// Whether a page is a page of its own, and its headings' ids.
+type LinkTarget = (bool, Vec<String>);
 
 fn links(pages: &Pages, routes: &BTreeSet<String>, languages: &[String]) -> Links {
     let mut links = Links {
         neighbours: BTreeSet::new(),
         tag_routes: BTreeSet::new(),
         kinds: BTreeMap::new(),
+        targets: BTreeMap::new(),
     };
     for route in routes {
         links.kinds.insert(route.clone(), pages.kind_of(route));
+        let targets = (languages.iter())
+            .map(|lang| {
+                let page = pages.get(route, lang)?;
+                Some((
+                    page.gets_page,
+                    page.rendered.headings.iter().map(|h| h.id.clone()).collect(),
+                ))
+            })
+            .collect();
+        links.targets.insert(route.clone(), targets);
         for page in languages.iter().filter_map(|lang| pages.get(route, lang)) {
             let (previous, next) = pages.neighbours(page);
             links
@@ -142,7 +158,7 @@ fn rebuild_pages(options: &BuildOptions, kept: Kept, changed: &[PathBuf]) -> Res
         mut files,
         search_index_url,
         island_text,
-        mut feed_lineups,
+        feed_lineups,
     } = kept;
     let content_dir = options.root.join("content");
     let collections: Vec<String> = site.config.collections.keys().cloned().collect();
@@ -170,11 +186,15 @@ fn rebuild_pages(options: &BuildOptions, kept: Kept, changed: &[PathBuf]) -> Res
     let mut rerender = changed_routes.clone();
     rerender.extend(old_tags.symmetric_difference(&new_tags).cloned());
     site.pages.rerender(&with_tags, &rerender, &site.config)?;
-    site.check(&options.root, tag_warnings, Some(&rerender))?;
+    let after = links(&site.pages, &changed_routes, &site.languages);
+    let rendered = Rendered {
+        routes: &rerender,
+        targets_kept: old_tags == new_tags && before.targets == after.targets,
+    };
+    site.check(&options.root, tag_warnings, Some(rendered))?;
     check_page_islands(&site.pages, manifest.as_ref())?;
     check_frames(&site)?;
     check_page_templates(&tera, &site.pages)?;
-    let after = links(&site.pages, &changed_routes, &site.languages);
     let dirty = dirty_routes(&site.pages, &changed_routes, before, after);
 
     let (entries, edits) = search_entries_after(&site, search_entries, &dirty);
@@ -208,12 +228,11 @@ fn rebuild_pages(options: &BuildOptions, kept: Kept, changed: &[PathBuf]) -> Res
     if matches!(edits, SearchEdits::Moved) {
         write_sitemap(&mut out, &site)?;
     }
-    for (lang, lineup) in site.languages.iter().zip(&mut feed_lineups) {
-        let after = feed::lineup(&site.pages, lang);
-        if after != *lineup || after.1.iter().any(|route| dirty.contains(route)) {
+    let lineups = feed::lineups(&site.pages, &site.languages);
+    for ((lang, before), after) in site.languages.iter().zip(&feed_lineups).zip(&lineups) {
+        if after != before || after.1.iter().any(|route| dirty.contains(route)) {
             write_feed(&mut out, &site, lang)?;
         }
-        *lineup = after;
     }
     let written = search_index_written.join().expect("search index writer")?;
     out.record_changed(written);
@@ -241,7 +260,7 @@ fn rebuild_pages(options: &BuildOptions, kept: Kept, changed: &[PathBuf]) -> Res
         files,
         search_index_url,
         island_text,
-        feed_lineups,
+        feed_lineups: lineups,
     };
     Ok((report, kept))
 }

@@ -341,14 +341,23 @@ impl Pages {
 
     /// Fails on a link to a page, heading or image that does not exist, naming file and line.
     /// Only pages of their own are link targets: an app project's route leads nowhere.
-    pub fn check_links(&self, static_dir: &Path) -> Result<()> {
+    /// `only`: the routes whose pages' links to check (every page's when None).
+    pub fn check_links(&self, static_dir: &Path, only: Option<&BTreeSet<String>>) -> Result<()> {
         let targets = LinkTargets {
             headings: self,
             static_dir,
         };
+        let pages: Box<dyn Iterator<Item = &Page>> = match only {
+            None => Box::new(self.all()),
+            Some(routes) => Box::new(
+                (routes.iter())
+                    .filter_map(|route| self.by_route.get(route))
+                    .flat_map(BTreeMap::values),
+            ),
+        };
         let mut errors = Vec::new();
         // A fallback is the default language's file again: its links were checked in that language.
-        for page in self.all().filter(|p| !p.fallback) {
+        for page in pages.filter(|p| !p.fallback) {
             for (url, line) in &page.rendered.links {
                 if let Some(problem) = targets.problem(url, &page.lang) {
                     let source = &page.source;

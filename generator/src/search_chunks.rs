@@ -591,14 +591,15 @@ impl LanguageIndex {
             .chain([&self.vocabulary])
     }
 
-    /// Every file's path below `assets/`, with its bytes when they are to be written (taken).
-    pub fn take_files(&mut self) -> Vec<(String, Option<Vec<u8>>)> {
+    /// The files to write, their paths below `assets/` and bytes (taken): every file after
+    /// `encode`, those whose bytes changed after `update` (the others are as written before).
+    pub fn take_files(&mut self) -> Vec<(String, Vec<u8>)> {
         let lang = &self.lang;
         (self.grams.iter_mut())
             .chain(&mut self.items)
             .chain(&mut self.chunks)
             .chain([&mut self.vocabulary])
-            .map(|file| (path(lang, &file.path), file.bytes.take()))
+            .filter_map(|file| Some((path(lang, &file.path), file.bytes.take()?)))
             .collect()
     }
 
@@ -700,20 +701,15 @@ mod tests {
         }
     }
 
-    /// Every file of `index` as written: `disk` holds what earlier writes left.
-    fn write_into(disk: &mut BTreeMap<String, Vec<u8>>, index: &mut LanguageIndex) -> usize {
-        let files = index.take_files();
-        let names: HashSet<&String> = files.iter().map(|(path, _)| path).collect();
-        disk.retain(|path, _| !path.starts_with(&format!("search/{}/", index.lang)) || names.contains(path));
-        let written = files.iter().filter(|(_, bytes)| bytes.is_some()).count();
-        for (path, bytes) in files {
-            match bytes {
-                Some(bytes) => {
-                    disk.insert(path, bytes);
-                }
-                None => assert!(disk.contains_key(&path), "{path} is named but was never written"),
-            }
+    /// `disk` (path to bytes) after `index` wrote its files and removed those gone since it had
+    /// `before` files; how many it wrote.
+    fn write_into(disk: &mut BTreeMap<String, Vec<u8>>, index: &mut LanguageIndex, before: FileCounts) -> usize {
+        for gone in index.gone_since(before) {
+            assert!(disk.remove(&gone).is_some(), "{gone} was never written");
         }
+        let files = index.take_files();
+        let written = files.len();
+        disk.extend(files);
         written
     }
 
@@ -731,7 +727,7 @@ mod tests {
             .collect();
         let mut kept = LanguageIndex::encode(&entries, "en", &locales, true);
         let mut disk = BTreeMap::new();
-        let all = write_into(&mut disk, &mut kept);
+        let all = write_into(&mut disk, &mut kept, FileCounts([0; 3]));
         let buckets_before = kept.grams.len();
         let mut small_edit_writes = Vec::new();
         // A word added to a page's text, a retitle, then new pages that grow until the buckets
@@ -780,14 +776,15 @@ mod tests {
                 edits.push((other, std::mem::replace(&mut entries[other], retitled)));
             }
             let replaced: Vec<(usize, &IndexEntry)> = edits.iter().map(|(o, e)| (*o, e)).collect();
+            let before = kept.counts();
             assert!(kept.update(&entries, &replaced), "postings were kept");
-            let written = write_into(&mut disk, &mut kept);
+            let written = write_into(&mut disk, &mut kept, before);
             if step < 16 && step != 3 {
                 small_edit_writes.push(written);
             }
             let mut fresh = LanguageIndex::encode(&entries, "en", &locales, false);
             let mut fresh_disk = BTreeMap::new();
-            write_into(&mut fresh_disk, &mut fresh);
+            write_into(&mut fresh_disk, &mut fresh, FileCounts([0; 3]));
             assert_eq!(
                 disk.keys().collect::<Vec<_>>(),
                 fresh_disk.keys().collect::<Vec<_>>(),

@@ -151,6 +151,13 @@ pub struct Site {
     route_warnings: BTreeMap<String, RouteWarnings>,
 }
 
+/// The pages a rebuild rendered again, for `Site::check`.
+pub(crate) struct Rendered<'a> {
+    pub routes: &'a BTreeSet<String>,
+    /// No page came, went or changed its headings: only the links of `routes` need checking.
+    pub targets_kept: bool,
+}
+
 /// What a route's languages are warned of: a page that shows the English text for want of a
 /// file, a translation out of step with its English page.
 struct RouteWarnings {
@@ -203,14 +210,10 @@ impl Site {
     }
 
     /// The checks across pages (links, preview images) and the warnings, which `site watch` makes
-    /// again after it renders the pages of `rendered` again (None: every page is new).
-    pub(crate) fn check(
-        &mut self,
-        root: &Path,
-        tag_warnings: Vec<String>,
-        rendered: Option<&BTreeSet<String>>,
-    ) -> Result<()> {
-        self.pages.check_links(&root.join("static"))?;
+    /// again after it renders some pages again (`rendered`; None: every page is new).
+    pub(crate) fn check(&mut self, root: &Path, tag_warnings: Vec<String>, rendered: Option<Rendered>) -> Result<()> {
+        let links_of = rendered.as_ref().filter(|r| r.targets_kept).map(|r| r.routes);
+        self.pages.check_links(&root.join("static"), links_of)?;
         check_preview_images(&self.config, &self.pages, &root.join("static"))?;
         match rendered {
             None => {
@@ -218,7 +221,7 @@ impl Site {
                     .map(|route| (route.to_string(), self.warnings_of(route)))
                     .collect();
             }
-            Some(routes) => {
+            Some(Rendered { routes, .. }) => {
                 for route in routes {
                     match self.pages.kind_of(route) {
                         Some(_) => self.route_warnings.insert(route.clone(), self.warnings_of(route)),
@@ -450,7 +453,7 @@ pub(crate) struct Kept {
     pub search_index_url: String,
     /// The UI text blocks of the pages (locales change only with a whole build).
     pub island_text: IslandText,
-    /// What each language's feed shows (`feed::lineup`), by language.
+    /// What each language's feed shows (`feed::lineups`), by language.
     pub feed_lineups: Vec<feed::Lineup>,
 }
 
@@ -490,9 +493,7 @@ pub(crate) fn build_keeping(options: &BuildOptions) -> Result<(BuildReport, Kept
         remove_compressed(&options.out)?;
     }
     let report = BuildReport::of(&site, out.changed, started, None);
-    let feed_lineups = (site.languages.iter())
-        .map(|lang| feed::lineup(&site.pages, lang))
-        .collect();
+    let feed_lineups = feed::lineups(&site.pages, &site.languages);
     let kept = Kept {
         site,
         manifest,
@@ -766,7 +767,8 @@ impl Written {
 /// they compress like the largest file, a second of CPU on a large site. The handle gives the
 /// files that changed; the languages' indexes come back without their bytes. The chunks are
 /// thousands of small files on a large site (13,395 at 1,000 pages x 3): they are compressed like
-/// pages.
+/// pages. After `SearchIndexFile::update` only the files whose bytes changed are written and
+/// listed in `out`; the others are the last build's.
 pub(crate) fn write_search_index_in_background(
     out: &mut Written,
     index: SearchIndexFile,
@@ -775,11 +777,9 @@ pub(crate) fn write_search_index_in_background(
         languages, manifest, ..
     } = index;
     let mut files: Vec<(PathBuf, Vec<u8>, Compression)> = Vec::new();
-    let mut add = |out: &mut Written, path: &str, bytes: Option<Vec<u8>>, compression: Compression| {
+    let mut add = |out: &mut Written, path: &str, bytes: Vec<u8>, compression: Compression| {
         let relative = PathBuf::from("assets").join(path);
-        if let Some(bytes) = bytes {
-            files.push((out.dir.join(&relative), bytes, compression));
-        }
+        files.push((out.dir.join(&relative), bytes, compression));
         out.files.insert(relative);
     };
     let mut kept = Vec::with_capacity(languages.len());
@@ -789,7 +789,7 @@ pub(crate) fn write_search_index_in_background(
         }
         kept.push(language);
     }
-    add(out, &manifest.path, Some(manifest.bytes), Compression::Few);
+    add(out, &manifest.path, manifest.bytes, Compression::Few);
     let compress = out.compress;
     let handle = std::thread::spawn(move || {
         files

@@ -72,12 +72,12 @@ impl Reporter {
         let mut files = None;
         let errors = match result {
             Ok(report) => {
-                files = report.touched.clone();
                 for warning in report.warnings.iter().filter(|w| !self.warned.contains(*w)) {
                     eprintln!("warning: {warning}");
                 }
-                self.warned = report.warnings.iter().cloned().collect();
                 eprintln!("{}", report.summary());
+                files = report.touched;
+                self.warned = report.warnings.into_iter().collect();
                 self.last_error = None;
                 None
             }

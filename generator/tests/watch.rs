@@ -247,6 +247,39 @@ fn a_failed_rebuild_changes_nothing_and_the_next_one_recovers() {
     assert_eq!(differences(&root, &out), Vec::<String>::new());
 }
 
+#[test]
+fn a_rebuild_fails_on_the_links_of_other_pages_an_edit_breaks() {
+    let (_site, root, out) = fixture_copy();
+    let mut resident = Resident::new(options(&root, &out));
+    resident.build_all().unwrap();
+    let content = root.join("content");
+    let note = content.join("notes/first.en.md");
+    let good = std::fs::read_to_string(&note).unwrap();
+
+    // The home page links to this heading.
+    replace(&note, "{#math}", "{#maths}");
+    let error = format!("{:#}", resident.rebuild(std::slice::from_ref(&note)).unwrap_err());
+    assert!(
+        error.contains("_index.en.md") && error.contains("no heading with id `math`"),
+        "{error}"
+    );
+    write(&note, &good);
+    resident.rebuild(std::slice::from_ref(&note)).unwrap();
+
+    // A page that links to another, then that other page deleted.
+    let linking = content.join("notes/linking.en.md");
+    write(&linking, &NEW_NOTE.replace("/notes/first", "/notes/older"));
+    resident.rebuild(std::slice::from_ref(&linking)).unwrap();
+    assert_eq!(differences(&root, &out), Vec::<String>::new());
+    let older = content.join("notes/older.en.md");
+    std::fs::remove_file(&older).unwrap();
+    let error = format!("{:#}", resident.rebuild(std::slice::from_ref(&older)).unwrap_err());
+    assert!(
+        error.contains("linking.en.md") && error.contains("there is no page /notes/older"),
+        "{error}"
+    );
+}
+
 /// The watcher's status file once its build count reaches `build`.
 fn status_after(out: &Path, build: u64, watcher: &mut Child) -> serde_json::Value {
     let deadline = Instant::now() + Duration::from_secs(60);
