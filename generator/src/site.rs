@@ -820,6 +820,7 @@ fn write_site_files(out: &mut Written, site: &Site, manifest: Option<&Manifest>,
             .collect(),
         default_language: config.default_language.clone(),
         script_hashes: manifest.and_then(Manifest::head_script_hash).into_iter().collect(),
+        style_hashes: Vec::new(),
         dev,
     };
     for (name, bytes) in [
