@@ -162,12 +162,16 @@ async function buildCss() {
     outdir: assetsDir,
     entryNames: '[name]-[hash]',
     assetNames: '[name]-[hash]',
+    // Absolute URLs: the generator inlines the stylesheet into pages at every depth.
+    publicPath,
     loader: { '.svg': 'file', '.png': 'file', '.woff2': 'file' },
     metafile: true,
     plugins: [stylesPlugin(cssFiles.map((f) => path.join(stylesDir, f)))],
   });
   const outputs = Object.keys(result.metafile.outputs);
-  return { css: outputs.filter((o) => o.endsWith('.css')).map(toUrl), outputs };
+  const css = outputs.filter((o) => o.endsWith('.css'));
+  const text = (await Promise.all(css.map((o) => readFile(path.resolve(uiDir, o), 'utf8')))).join('\n').trim();
+  return { css: css.map(toUrl), text, outputs };
 }
 
 async function buildHeadScript() {
@@ -213,7 +217,8 @@ async function main() {
   await mkdir(assetsDir, { recursive: true });
   const [client, styles, headScript] = await Promise.all([buildClient(islands), buildCss(), buildHeadScript()]);
   await buildSsr(islands);
-  const manifest = { entry: client.entry, css: styles.css, headScript, islands: client.islands, text: client.text };
+  // `inlineCss`: the pages carry the stylesheet in their <head>, so first paint waits for no request.
+  const manifest = { entry: client.entry, css: styles.css, inlineCss: styles.text, headScript, islands: client.islands, text: client.text };
   await writeFile(path.join(assetsDir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
   const keep = new Set(['manifest.json', ...[...client.outputs, ...styles.outputs].map((o) => path.basename(o))]);
   await removeStale(keep);

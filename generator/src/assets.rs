@@ -1,7 +1,7 @@
 //! What the UI build left in `dist/assets/`: its manifest (entry script, styles, the head script
 //! and each island's chunks).
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use base64::Engine;
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
@@ -13,6 +13,10 @@ pub struct Manifest {
     pub entry: String,
     #[serde(default)]
     pub css: Vec<String>,
+    /// The same stylesheet as text, inlined into every page's `<head>`: first paint then waits for
+    /// no request.
+    #[serde(rename = "inlineCss", default)]
+    pub inline_css: String,
     /// Inlined into every page's `<head>` (dark mode and language before first paint).
     #[serde(rename = "headScript", default)]
     pub head_script: String,
@@ -49,10 +53,7 @@ impl Manifest {
 
     /// The CSP source that allows exactly the inline head script.
     pub fn head_script_hash(&self) -> Option<String> {
-        (!self.head_script.is_empty()).then(|| {
-            let digest = Sha256::digest(self.head_script.as_bytes());
-            format!("sha256-{}", base64::engine::general_purpose::STANDARD.encode(digest))
-        })
+        (!self.head_script.is_empty()).then(|| csp_hash(&self.head_script))
     }
 
     /// The `translation` sections a page holding `islands` needs, or None for all of them.
@@ -62,7 +63,30 @@ impl Manifest {
         Some(text.entry.iter().chain(of_islands).map(String::as_str).collect())
     }
 
-    /// `<head>` tags for a page holding `islands`: preload their chunks, then load the entry.
+    /// The CSP source that allows exactly the inlined stylesheet.
+    pub fn inline_css_hash(&self) -> Option<String> {
+        (!self.inline_css.is_empty()).then(|| csp_hash(&self.inline_css))
+    }
+
+    /// The `<style>` element of every page, or the stylesheet links of a UI build without the text.
+    pub fn style_tags(&self) -> Result<String> {
+        if self.inline_css.is_empty() {
+            return Ok(self
+                .css
+                .iter()
+                .map(|href| format!("<link rel=\"stylesheet\" href=\"{href}\">"))
+                .collect());
+        }
+        if self.inline_css.to_ascii_lowercase().contains("</style") {
+            bail!("the UI's stylesheet contains `</style`, which would end its inline <style> element");
+        }
+        Ok(format!("<style>{}</style>", self.inline_css))
+    }
+
+    /// The `<head>` tag naming the scripts of a page holding `islands`: the entry, then the chunks
+    /// of its islands. The head script loads them once the page has painted its content (the page
+    /// is readable before: server-rendered, its stylesheet inline), so they never compete with
+    /// what the first paint needs.
     pub fn island_scripts(&self, islands: &[String]) -> String {
         if islands.is_empty() {
             return String::new();
@@ -75,13 +99,16 @@ impl Manifest {
             .collect();
         chunks.sort();
         chunks.dedup();
-        let mut tags = String::new();
-        for chunk in chunks {
-            tags.push_str(&format!("<link rel=\"modulepreload\" href=\"{chunk}\">"));
-        }
-        tags.push_str(&format!("<script type=\"module\" src=\"{}\"></script>", self.entry));
-        tags
+        let mut urls = vec![self.entry.as_str()];
+        urls.extend(chunks);
+        format!("<meta name=\"island-scripts\" content=\"{}\">", urls.join(" "))
     }
+}
+
+/// A CSP hash source (`sha256-…`) of an inline element's text, as a browser computes it.
+fn csp_hash(text: &str) -> String {
+    let digest = Sha256::digest(text.as_bytes());
+    format!("sha256-{}", base64::engine::general_purpose::STANDARD.encode(digest))
 }
 
 #[cfg(test)]
@@ -93,6 +120,7 @@ mod tests {
         let m = Manifest {
             entry: "/assets/entry-1.js".into(),
             css: vec![],
+            inline_css: String::new(),
             head_script: "x()".into(),
             islands: BTreeMap::from([
                 (
@@ -108,9 +136,10 @@ mod tests {
             text: None,
         };
         let tags = m.island_scripts(&["A".into(), "B".into()]);
-        assert_eq!(tags.matches("chunk-1.js").count(), 1);
-        assert!(tags.contains("A-1.js") && tags.contains("B-1.js") && !tags.contains("C-1.js"));
-        assert!(tags.ends_with("<script type=\"module\" src=\"/assets/entry-1.js\"></script>"));
+        assert_eq!(
+            tags,
+            "<meta name=\"island-scripts\" content=\"/assets/entry-1.js /assets/A-1.js /assets/B-1.js /assets/chunk-1.js\">"
+        );
         assert_eq!(m.island_scripts(&[]), "");
         // The CSP hash of `x()`, as a browser computes it.
         assert_eq!(
@@ -141,5 +170,28 @@ mod tests {
         );
         // An older UI build names no sections: the page keeps them all.
         assert_eq!(Manifest::default().text_sections(&["A".into()]), None);
+    }
+
+    #[test]
+    fn the_stylesheet_is_inlined_with_its_hash() {
+        let mut m = Manifest {
+            css: vec!["/assets/entry-1.css".into()],
+            ..Manifest::default()
+        };
+        // Without the text (an older UI build) the pages link the file.
+        assert_eq!(
+            m.style_tags().unwrap(),
+            "<link rel=\"stylesheet\" href=\"/assets/entry-1.css\">"
+        );
+        assert_eq!(m.inline_css_hash(), None);
+        m.inline_css = "a{color:red}".into();
+        assert_eq!(m.style_tags().unwrap(), "<style>a{color:red}</style>");
+        // `printf 'a{color:red}' | openssl dgst -sha256 -binary | base64`
+        assert_eq!(
+            m.inline_css_hash().unwrap(),
+            "sha256-6hWWMOcF+mJesSJGYhmK2lkIIEw9Xc5XKGLPVzh8yxs="
+        );
+        m.inline_css = "a{content:'</STYLE>'}".into();
+        assert!(m.style_tags().unwrap_err().to_string().contains("</style"));
     }
 }

@@ -9,6 +9,7 @@ import { embeddedLocale, loadLocale } from './lib/localeLoader';
 import { importWithTimeout, ChunkLoadError, retryLoader, showChunkError } from './lib/chunks';
 import { DEFAULT_LANGUAGE } from './lib/languages';
 import { watchScrollers } from './lib/scrollers';
+import { canWait, whenIdle, welcomeDone } from './lib/hydration';
 import { applyDarkMode, readPreference, readSelectedLanguage, writeLanguageCookie } from './lib/preferences';
 
 /** Retries so far on this page: each asks for its chunk under a URL not tried before. */
@@ -37,6 +38,8 @@ async function hydrateIsland(el: HTMLElement, text: Text, lng: string, load = lo
     mod = await importWithTimeout(name, load);
   } catch (err) {
     const error = err instanceof ChunkLoadError ? err : new ChunkLoadError(name, 'missing', String(err));
+    // A welcome dialog drawn before its script arrived has no working button without it.
+    if (name === 'Welcome') welcomeDone();
     showChunkError(el, error, () => hydrateIsland(el, text, lng, retryLoader(name, loaders[name], error, ++retries)));
     return;
   }
@@ -82,7 +85,9 @@ function start() {
   for (const el of islands) {
     const lngOfIsland = el.dataset.lng || lng;
     if (!texts.has(lngOfIsland)) texts.set(lngOfIsland, textOf(lngOfIsland));
-    hydrateIsland(el, texts.get(lngOfIsland)!, lngOfIsland).catch(() => undefined);
+    const hydrate = () => hydrateIsland(el, texts.get(lngOfIsland)!, lngOfIsland).catch(() => undefined);
+    if (canWait(el.dataset.island ?? '')) whenIdle(hydrate);
+    else hydrate();
   }
 }
 
