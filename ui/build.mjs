@@ -132,6 +132,10 @@ async function buildClient(islands) {
     loader: { '.svg': 'file', '.png': 'file', '.woff2': 'file' },
     metafile: true,
     plugins: [islandRegistryPlugin(islands, 'client')],
+    // V8's explicit compile hint: compile every function while the script streams in, off the
+    // main thread. Nearly all of this code runs on load (React, i18next, hydration); lazily
+    // compiled, React DOM's module body alone was a ~100 ms task on Lighthouse's phone.
+    banner: { js: '//# allFunctionsCalledOnLoad' },
   });
   const { metafile } = result;
   const byEntry = new Map();
