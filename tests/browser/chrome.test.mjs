@@ -500,6 +500,32 @@ describe('first paint on a phone', () => {
     }
   });
 
+  it("asks for the formulas' font once the page has painted, and then sets the formulas in it", async () => {
+    const page = await openPage(browser, null, { width: 375 });
+    try {
+      await page.goto(`${server.url}/valuation-models/dcf`, { waitUntil: 'load' });
+      const font = () =>
+        page.evaluate(() => {
+          const paint = performance.getEntriesByName('first-contentful-paint')[0];
+          const request = performance.getEntriesByType('resource').find((r) => /\/assets\/article-math-[A-Z0-9]+\.woff2$/.test(r.name));
+          return request && paint ? { requested: request.startTime, painted: paint.startTime } : null;
+        });
+      await page.waitForFunction(() => document.documentElement.classList.contains('painted'));
+      await page.waitForFunction(() => document.fonts.check('16px "Article Math"'));
+      const { requested, painted } = await font();
+      assert.ok(requested >= painted, `font asked for at ${requested} ms, first contentful paint at ${painted} ms`);
+      assert.match(
+        await page
+          .locator('math')
+          .first()
+          .evaluate((el) => getComputedStyle(el).fontFamily),
+        /^"Article Math"/,
+      );
+    } finally {
+      await page.closeContext();
+    }
+  });
+
   it('shows no welcome dialog at all when its island cannot load', async () => {
     const page = await openPage(browser, null, { width: 375, welcome: true });
     try {
