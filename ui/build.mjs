@@ -175,7 +175,9 @@ async function buildCss() {
   const outputs = Object.keys(result.metafile.outputs);
   const css = outputs.filter((o) => o.endsWith('.css'));
   const text = (await Promise.all(css.map((o) => readFile(path.resolve(uiDir, o), 'utf8')))).join('\n').trim();
-  return { css: css.map(toUrl), text, outputs };
+  // The formulas' font: the generator preloads it (at low priority) on the pages with formulas.
+  const mathFont = outputs.find((o) => /\/article-math-[^/]+\.woff2$/.test(o));
+  return { css: css.map(toUrl), text, mathFont: mathFont ? toUrl(mathFont) : '', outputs };
 }
 
 async function buildHeadScript() {
@@ -222,7 +224,15 @@ async function main() {
   const [client, styles, headScript] = await Promise.all([buildClient(islands), buildCss(), buildHeadScript()]);
   await buildSsr(islands);
   // `inlineCss`: the pages carry the stylesheet in their <head>, so first paint waits for no request.
-  const manifest = { entry: client.entry, css: styles.css, inlineCss: styles.text, headScript, islands: client.islands, text: client.text };
+  const manifest = {
+    entry: client.entry,
+    css: styles.css,
+    inlineCss: styles.text,
+    mathFont: styles.mathFont,
+    headScript,
+    islands: client.islands,
+    text: client.text,
+  };
   await writeFile(path.join(assetsDir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
   const keep = new Set(['manifest.json', ...[...client.outputs, ...styles.outputs].map((o) => path.basename(o))]);
   await removeStale(keep);

@@ -758,8 +758,10 @@ pub(crate) fn write_pages(
         .try_for_each_with(finished, |finished, (n, (file, html))| {
             let (html, names) = islands.fill(n, html, island_html)?;
             let html = island_text.fill(html, manifest.and_then(|m| m.text_sections(&names)).as_ref());
-            let scripts = manifest.map(|m| m.island_scripts(&names)).unwrap_or_default();
-            let bytes = html.replacen(SCRIPTS_MARKER, &scripts, 1).into_bytes();
+            // Formulas come from the Markdown or from an island's server render (a calculator's).
+            let has_math = html.contains("<math");
+            let head = manifest.map(|m| m.head_tags(&names, has_math)).unwrap_or_default();
+            let bytes = html.replacen(SCRIPTS_MARKER, &head, 1).into_bytes();
             let page = if compress {
                 compress_if_changed(&dir.join(file), bytes, Compression::Many)?
             } else {

@@ -373,6 +373,38 @@ fn the_app_legal_pages_name_the_operator_set_once_in_site_config_and_warn_while_
 }
 
 #[test]
+fn pages_with_formulas_and_only_they_preload_the_formulas_font_at_low_priority() {
+    let mut with_math = 0;
+    for route in ROUTES {
+        for (lang, prefix) in LANGS {
+            let html = page(&url(route, prefix));
+            let head = html.split("</head>").next().unwrap();
+            let preloads = head.matches("<link rel=\"preload\" as=\"font\"").count();
+            if html.contains("<math") {
+                with_math += 1;
+                assert_eq!(preloads, 1, "{route} {lang}");
+                let link = head
+                    .split("<link rel=\"preload\" as=\"font\"")
+                    .nth(1)
+                    .unwrap()
+                    .split('>')
+                    .next()
+                    .unwrap();
+                assert!(
+                    link.contains("href=\"/assets/article-math-")
+                        && link.contains(" crossorigin")
+                        && link.contains("fetchpriority=\"low\""),
+                    "{route} {lang}: {link}"
+                );
+            } else {
+                assert_eq!(preloads, 0, "{route} {lang}: no formulas, no font");
+            }
+        }
+    }
+    assert!(with_math > 0, "the site has formulas (the valuation articles)");
+}
+
+#[test]
 fn every_page_carries_the_stylesheet_inline_under_a_csp_hash_and_requests_no_script_before_painting() {
     use base64::Engine;
     use sha2::{Digest, Sha256};

@@ -1,19 +1,14 @@
 // Inlined into every page's <head> (CSP-hashed). Runs before first paint: dark mode from the
 // stored choice, and a visitor whose stored language differs from the page's goes to the page in
 // that language. localStorage can throw (privacy modes): then nothing of that happens. Once the
-// page has painted its content, it marks <html> `painted` and loads the island scripts the page
-// names.
+// page has painted its content, it loads the island scripts the page names.
 import { isLang, languageRedirect } from '../lib/languages';
-import { afterContentfulPaint, loadIslandScripts, PAINTED, WELCOME_DUE } from '../lib/hydration';
+import { afterContentfulPaint, loadIslandScripts, WELCOME_DUE } from '../lib/hydration';
 
 (function () {
   const root = document.documentElement;
   root.classList.add('js');
-  afterContentfulPaint(() => {
-    // What waited for the first paint: the formulas' font (see the stylesheet), then the scripts.
-    root.classList.add(PAINTED);
-    loadIslandScripts();
-  });
+  afterContentfulPaint(loadIslandScripts);
   let dark: string | null = null;
   let stored: string | null = null;
   let welcomed: string | null = null;

@@ -6,9 +6,6 @@ export const LATER_ISLANDS: ReadonlySet<string> = new Set(['Welcome', 'ProfileIm
 /** The class the head script puts on <html> on a first visit, while the welcome dialog is due. */
 export const WELCOME_DUE = 'welcome-due';
 
-/** The class the head script puts on <html> once the page has painted its content. */
-export const PAINTED = 'painted';
-
 /** Whether the island `name` can wait for an idle moment on this page. */
 export function canWait(name: string, doc: Document = document): boolean {
   // A due welcome dialog is already drawn (see the head script): its button must work at once.
