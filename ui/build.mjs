@@ -154,7 +154,12 @@ async function buildClient(islands) {
     const withLazy = closure(metafile, out, { dynamic: true });
     text.islands[island.name] = await sectionsNamed(metafile, withLazy, sections, sources);
   }
-  return { entry: toUrl(entryOut), islands: islandChunks, text, outputs: Object.keys(metafile.outputs) };
+  // The chunks the entry itself imports: pages preload them with their islands' chunks, or the
+  // browser finds them only once the entry has arrived, a round trip later.
+  const entryImports = closure(metafile, entryOut)
+    .filter((o) => o !== entryOut)
+    .map(toUrl);
+  return { entry: toUrl(entryOut), entryImports, islands: islandChunks, text, outputs: Object.keys(metafile.outputs) };
 }
 
 async function buildCss() {
@@ -226,6 +231,7 @@ async function main() {
   // `inlineCss`: the pages carry the stylesheet in their <head>, so first paint waits for no request.
   const manifest = {
     entry: client.entry,
+    entryImports: client.entryImports,
     css: styles.css,
     inlineCss: styles.text,
     mathFont: styles.mathFont,

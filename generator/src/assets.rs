@@ -11,6 +11,9 @@ use std::path::Path;
 #[derive(Debug, Clone, Default, Deserialize)]
 pub struct Manifest {
     pub entry: String,
+    /// The chunks the entry imports, which every page with islands needs too.
+    #[serde(rename = "entryImports", default)]
+    pub entry_imports: Vec<String>,
     #[serde(default)]
     pub css: Vec<String>,
     /// The same stylesheet as text, inlined into every page's `<head>`: first paint then waits for
@@ -115,6 +118,7 @@ impl Manifest {
             .iter()
             .filter_map(|name| self.islands.get(name))
             .flatten()
+            .chain(&self.entry_imports)
             .map(String::as_str)
             .collect();
         chunks.sort();
@@ -139,6 +143,7 @@ mod tests {
     fn scripts_name_only_the_pages_islands() {
         let m = Manifest {
             entry: "/assets/entry-1.js".into(),
+            entry_imports: vec!["/assets/chunk-0.js".into(), "/assets/chunk-1.js".into()],
             css: vec![],
             inline_css: String::new(),
             math_font: String::new(),
@@ -159,7 +164,12 @@ mod tests {
         let tags = m.island_scripts(&["A".into(), "B".into()]);
         assert_eq!(
             tags,
-            "<meta name=\"island-scripts\" content=\"/assets/entry-1.js /assets/A-1.js /assets/B-1.js /assets/chunk-1.js\">"
+            "<meta name=\"island-scripts\" content=\"/assets/entry-1.js /assets/A-1.js /assets/B-1.js /assets/chunk-0.js /assets/chunk-1.js\">"
+        );
+        // The entry's own imports come with any island, each named once.
+        assert_eq!(
+            m.island_scripts(&["C".into()]),
+            "<meta name=\"island-scripts\" content=\"/assets/entry-1.js /assets/C-1.js /assets/chunk-0.js /assets/chunk-1.js\">"
         );
         assert_eq!(m.island_scripts(&[]), "");
         // The CSP hash of `x()`, as a browser computes it.

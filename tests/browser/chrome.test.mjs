@@ -529,6 +529,29 @@ describe('first paint on a phone', () => {
     }
   });
 
+  it('names every script a page loads up front, so none waits for another to arrive', async () => {
+    for (const route of ['/about', '/login', '/valuation-models/dcf']) {
+      const page = await openPage(browser, null, { width: 375 });
+      try {
+        const scripts = [];
+        page.on('request', (request) => {
+          const { pathname } = new URL(request.url());
+          if (pathname.startsWith('/assets/') && pathname.endsWith('.js')) scripts.push(pathname);
+        });
+        await page.goto(`${server.url}${route}`, { waitUntil: 'load' });
+        await waitForIslands(page);
+        const named = (await page.locator('meta[name="island-scripts"]').getAttribute('content')).split(' ');
+        assert.deepEqual(
+          scripts.filter((s) => !named.includes(s)),
+          [],
+          route,
+        );
+      } finally {
+        await page.closeContext();
+      }
+    }
+  });
+
   it('shows no welcome dialog at all when its island cannot load', async () => {
     const page = await openPage(browser, null, { width: 375, welcome: true });
     try {
