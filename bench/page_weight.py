@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Step 4: what each page type costs a visitor, gzipped as served: the HTML, the CSS and the
-JavaScript (the entry module and the island chunks the page preloads), against the budget of
+"""Step 4: what each page type costs a visitor, gzipped as served: the HTML (with the site's
+stylesheet inlined in its head), the linked CSS (the code pages' syntax colours) and the
+JavaScript (the entry module and the island chunks the page names), against the budget of
 100 KB of JavaScript on an article page.
 
     page_weight.py REPO RESULTS
@@ -31,12 +32,13 @@ for kind, route in PAGES:
     page = DIST / route.strip("/") / "index.html" if route != "/" else DIST / "index.html"
     html = page.read_text()
     css = set(attr_values(html, r'<link[^>]*rel="stylesheet"[^>]*href="(/assets/[^"]+)"'))
-    js = set(attr_values(html, r'<script[^>]*type="module"[^>]*src="(/assets/[^"]+)"'))
-    js |= set(attr_values(html, r'<link[^>]*rel="modulepreload"[^>]*href="(/assets/[^"]+)"'))
+    # The entry and the island chunks the page names (its head script loads them after first paint).
+    js = {u for named in attr_values(html, r'<meta name="island-scripts" content="([^"]*)"') for u in named.split()}
     html_b = gz_size(str(page.relative_to(DIST)))
     css_b = sum(gz_size(u) for u in css)
     js_b = sum(gz_size(u) for u in js)
-    detail = f"HTML {html_b / 1024:.1f} KB + CSS {css_b / 1024:.1f} KB + JS {js_b / 1024:.1f} KB ({len(js)} modules)"
+    inlined = " (stylesheet inlined)" if "<style>" in html else ""
+    detail = f"HTML{inlined} {html_b / 1024:.1f} KB + CSS {css_b / 1024:.1f} KB + JS {js_b / 1024:.1f} KB ({len(js)} modules)"
     print(f"  {kind} {route}: {detail}", flush=True)
     with open(RESULTS, "a") as f:
         f.write(json.dumps(dict(group="4. Page weight (gzipped)", row=f"{kind} {route}: total", ours=(html_b + css_b + js_b) / 1024,

@@ -668,7 +668,7 @@ pub(crate) fn render_templates(
         .filter(|m| !m.head_script.is_empty())
         .map(|m| format!("<script>{}</script>", m.head_script))
         .unwrap_or_default();
-    let css: Vec<String> = manifest.map(|m| m.css.clone()).unwrap_or_default();
+    let styles = manifest.map(Manifest::style_tags).transpose()?.unwrap_or_default();
     page_jobs(site, &views, only)
         .into_par_iter()
         .map(|PageJob { file, template, view }| {
@@ -678,7 +678,7 @@ pub(crate) fn render_templates(
             context.insert("lang", &view.lang);
             context.insert("site", &site.config);
             context.insert("head_script", &head_script);
-            context.insert("css", &css);
+            context.insert("styles", &styles);
             context.insert("dev", &dev);
             let html = tera.render(&template, &context).map_err(|e| {
                 anyhow!(
@@ -836,8 +836,10 @@ pub(crate) fn write_pages(
         .try_for_each_with(finished, |finished, (n, (file, html))| {
             let (html, names) = islands.fill(n, html, island_html)?;
             let html = island_text.fill(html, manifest.and_then(|m| m.text_sections(&names)).as_ref());
-            let scripts = manifest.map(|m| m.island_scripts(&names)).unwrap_or_default();
-            let bytes = html.replacen(SCRIPTS_MARKER, &scripts, 1).into_bytes();
+            // Formulas come from the Markdown or from an island's server render (a calculator's).
+            let has_math = html.contains("<math");
+            let head = manifest.map(|m| m.head_tags(&names, has_math)).unwrap_or_default();
+            let bytes = html.replacen(SCRIPTS_MARKER, &head, 1).into_bytes();
             let page = if compress {
                 compress_if_changed(&dir.join(file), bytes, Compression::Many)?
             } else {
@@ -884,7 +886,8 @@ fn write_locale_files(out: &mut Written, locales: &Locales) -> Result<()> {
 }
 
 /// The code-highlighting stylesheets, `robots.txt`, `_site.json` (facts for the server:
-/// languages, default language, the head script's CSP hash, dev mode), and the page lists.
+/// languages, default language, the CSP hashes of the head script and the inlined stylesheet,
+/// dev mode), and the page lists.
 fn write_site_files(out: &mut Written, site: &Site, manifest: Option<&Manifest>, dev: bool) -> Result<()> {
     let config = &site.config;
     let site_facts = SiteFacts {
@@ -898,6 +901,7 @@ fn write_site_files(out: &mut Written, site: &Site, manifest: Option<&Manifest>,
             .collect(),
         default_language: config.default_language.clone(),
         script_hashes: manifest.and_then(Manifest::head_script_hash).into_iter().collect(),
+        style_hashes: manifest.and_then(Manifest::inline_css_hash).into_iter().collect(),
         dev,
     };
     for (name, bytes) in [

@@ -172,8 +172,12 @@ fn layout_rules_hold_on_every_page() {
                 *route != "/",
                 "breadcrumb on {at}"
             );
-            // Pages without islands load no JavaScript at all.
-            assert_eq!(html.contains("<script type=\"module\""), !legal, "scripts on {at}");
+            // Pages without islands load no JavaScript beyond the inline head script.
+            assert_eq!(
+                html.contains("<meta name=\"island-scripts\""),
+                !legal,
+                "scripts on {at}"
+            );
         }
     }
 }
@@ -365,6 +369,79 @@ fn the_app_legal_pages_name_the_operator_set_once_in_site_config_and_warn_while_
     // build says so.
     for warning in generator::site_values::placeholder_warnings(&config) {
         assert!(site().warnings.contains(&warning), "the build did not warn: {warning}");
+    }
+}
+
+#[test]
+fn pages_with_formulas_and_only_they_preload_the_formulas_font_at_low_priority() {
+    let mut with_math = 0;
+    for route in ROUTES {
+        for (lang, prefix) in LANGS {
+            let html = page(&url(route, prefix));
+            let head = html.split("</head>").next().unwrap();
+            let preloads = head.matches("<link rel=\"preload\" as=\"font\"").count();
+            if html.contains("<math") {
+                with_math += 1;
+                assert_eq!(preloads, 1, "{route} {lang}");
+                let link = head
+                    .split("<link rel=\"preload\" as=\"font\"")
+                    .nth(1)
+                    .unwrap()
+                    .split('>')
+                    .next()
+                    .unwrap();
+                assert!(
+                    link.contains("href=\"/assets/article-math-")
+                        && link.contains(" crossorigin")
+                        && link.contains("fetchpriority=\"low\""),
+                    "{route} {lang}: {link}"
+                );
+            } else {
+                assert_eq!(preloads, 0, "{route} {lang}: no formulas, no font");
+            }
+        }
+    }
+    assert!(with_math > 0, "the site has formulas (the valuation articles)");
+}
+
+#[test]
+fn every_page_carries_the_stylesheet_inline_under_a_csp_hash_and_requests_no_script_before_painting() {
+    use base64::Engine;
+    use sha2::{Digest, Sha256};
+    let facts: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(site().out.path().join("_site.json")).unwrap()).unwrap();
+    let hashes: Vec<&str> = facts["style_hashes"]
+        .as_array()
+        .expect("style_hashes")
+        .iter()
+        .map(|h| h.as_str().unwrap())
+        .collect();
+    assert_eq!(hashes.len(), 1, "{hashes:?}");
+    for route in ROUTES {
+        for (lang, prefix) in LANGS {
+            let html = page(&url(route, prefix));
+            let head = html.split("</head>").next().unwrap();
+            // Exactly one <style>, in the head, whose hash the server's CSP allows: first paint
+            // waits for no stylesheet request.
+            assert_eq!(html.matches("<style>").count(), 1, "{route} {lang}");
+            let css = head.split("<style>").nth(1).unwrap().split("</style>").next().unwrap();
+            assert!(css.contains(".skip-link{"), "{route} {lang}: the site's stylesheet");
+            let hash = format!(
+                "sha256-{}",
+                base64::engine::general_purpose::STANDARD.encode(Sha256::digest(css.as_bytes()))
+            );
+            assert_eq!(hash, hashes[0], "{route} {lang}");
+            assert!(
+                !head.contains("href=\"/assets/entry-"),
+                "{route} {lang}: no stylesheet link"
+            );
+            // Island scripts never compete with the first paint: the page only names them.
+            assert!(
+                !head.contains("<link rel=\"modulepreload\"")
+                    && !head.contains("<script type=\"module\" src=\"/assets/"),
+                "{route} {lang}"
+            );
+        }
     }
 }
 

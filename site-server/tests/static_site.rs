@@ -14,6 +14,7 @@ use tempfile::TempDir;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 const SCRIPT_HASH: &str = "sha256-R2VuZXJhdGVkSGVhZFNjcmlwdEhhc2g=";
+const STYLE_HASH: &str = "sha256-SW5saW5lZFN0eWxlc2hlZXRIYXNo";
 const ASSET: &str = "assets/entry-5XKQ3Z2A.js";
 
 // ---------- fixture ----------
@@ -50,6 +51,7 @@ fn fixture() -> TempDir {
         "languages": [{"code":"en","tag":"en"},{"code":"zh","tag":"zh-Hant"},{"code":"ja","tag":"ja"}],
         "default_language": "en",
         "script_hashes": [SCRIPT_HASH],
+        "style_hashes": [STYLE_HASH],
         "dev": false
     });
     write(&dist, "_site.json", site_json.to_string().as_bytes(), false);
@@ -515,6 +517,11 @@ async fn security_headers_on_pages_files_errors_and_api() {
         let csp = header(&headers, "content-security-policy");
         assert!(
             csp.contains(&format!("script-src 'self' '{SCRIPT_HASH}'")),
+            "{path}: {csp}"
+        );
+        // The inlined stylesheet by its hash, and no other inline style.
+        assert!(
+            csp.contains(&format!("style-src 'self' '{STYLE_HASH}';")),
             "{path}: {csp}"
         );
         assert!(!csp.contains("unsafe-inline"), "{path}: {csp}");

@@ -113,9 +113,13 @@ describe('blog list on /about', () => {
       await loading.waitFor({ state: 'visible' });
       assert.equal((await loading.textContent()).trim(), 'Loading posts…');
       assert.equal(await page.locator('.blog-card').count(), 0);
+      const sectionTop = () => page.locator('section.blog').evaluate((el) => el.getBoundingClientRect().top + scrollY);
+      const topWhileLoading = await sectionTop();
 
       await page.locator('.blog-card').first().waitFor();
       assert.equal(await loading.count(), 0, 'the loading flag clears');
+      // The posts grow the section downwards; the section itself stays put (no layout shift).
+      assert.equal(await sectionTop(), topWhileLoading);
 
       const recent = await page.locator('.blog-recent li a').allTextContents();
       assert.deepEqual(

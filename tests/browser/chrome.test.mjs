@@ -449,3 +449,122 @@ describe('without JavaScript', () => {
     });
   }
 });
+
+describe('first paint on a phone', () => {
+  it('draws the welcome dialog with the first paint, where its island opens it, and it is no later paint', async () => {
+    const page = await openPage(browser, null, { width: 375, welcome: true });
+    try {
+      // The Welcome island's chunk is held back: what shows meanwhile is the stylesheet's drawing.
+      let release;
+      const held = new Promise((resolve) => (release = resolve));
+      await page.route(/\/assets\/Welcome-[A-Z0-9]+\.js$/, async (route) => {
+        await held;
+        await route.continue();
+      });
+      await page.addInitScript(() => {
+        window.__paints = [];
+        new PerformanceObserver((list) => {
+          for (const entry of list.getEntries()) window.__paints.push(entry.startTime);
+        }).observe({ type: 'largest-contentful-paint', buffered: true });
+        // When the island opens the dialog: before the frame that paints it.
+        new MutationObserver(() => {
+          if (document.querySelector('dialog.welcome[open]') && !window.__openedAt) window.__openedAt = performance.now();
+        }).observe(document, { subtree: true, attributes: true, attributeFilter: ['open'] });
+      });
+      await page.goto(`${server.url}/`, { waitUntil: 'domcontentloaded' });
+      const dialog = page.locator('dialog.welcome');
+      await dialog.waitFor({ state: 'visible' });
+      assert.equal(await dialog.evaluate((el) => el.open), false, 'drawn before its island opened it');
+      const drawn = await dialog.boundingBox();
+      // The inline stylesheet applied under the CSP: the page is laid out, not unstyled.
+      assert.equal(await page.locator('.skip-link').evaluate((el) => getComputedStyle(el).position), 'absolute');
+      release();
+      await page.waitForFunction(() => document.querySelector('dialog.welcome').matches(':modal'));
+      await nextFrames(page);
+      assert.deepEqual(await dialog.boundingBox(), drawn, 'the modal opens where the dialog was drawn');
+      assert.equal(await page.evaluate(() => document.querySelector('dialog.welcome').contains(document.activeElement)), true);
+      // Opening it as a modal paints nothing new: the largest paint stays one of the first paint.
+      const { paints, openedAt } = await page.evaluate(() => ({ paints: window.__paints, openedAt: window.__openedAt }));
+      assert.ok(paints.length > 0 && openedAt > 0);
+      assert.deepEqual(
+        paints.filter((at) => at >= openedAt),
+        [],
+      );
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'hidden' });
+      await page.waitForFunction(() => localStorage.getItem('hasSeenWelcome') === 'true');
+      assert.equal(await page.evaluate(() => document.documentElement.classList.contains('welcome-due')), false);
+      assert.deepEqual(page.problems(), []);
+    } finally {
+      await page.closeContext();
+    }
+  });
+
+  it("fetches the formulas' font at low priority on a page with formulas only, and sets them in it", async () => {
+    const page = await openPage(browser, null, { width: 375 });
+    try {
+      // Chromium's own priority for each request: a high one before the first paint would, for
+      // Lighthouse, block that paint.
+      const cdp = await page.context().newCDPSession(page);
+      const priorities = new Map();
+      cdp.on('Network.requestWillBeSent', ({ request }) => priorities.set(new URL(request.url).pathname, request.initialPriority));
+      await cdp.send('Network.enable');
+      const fonts = () => [...priorities.keys()].filter((p) => /^\/assets\/article-math-[A-Z0-9]+\.woff2$/.test(p));
+      await page.goto(`${server.url}/notes`, { waitUntil: 'load' });
+      assert.equal(await page.locator('link[rel="preload"][as="font"]').count(), 0);
+      await page.goto(`${server.url}/valuation-models/dcf`, { waitUntil: 'load' });
+      await page.waitForFunction(() => document.fonts.check('16px "Article Math"'));
+      assert.equal(fonts().length, 1, 'only the page with formulas asks for the font');
+      assert.equal(priorities.get(fonts()[0]), 'Low');
+      assert.match(
+        await page
+          .locator('math')
+          .first()
+          .evaluate((el) => getComputedStyle(el).fontFamily),
+        /^"Article Math"/,
+      );
+      assert.deepEqual(page.problems(), []);
+    } finally {
+      await page.closeContext();
+    }
+  });
+
+  it('names every script a page loads up front, so none waits for another to arrive', async () => {
+    for (const route of ['/about', '/login', '/valuation-models/dcf']) {
+      const page = await openPage(browser, null, { width: 375 });
+      try {
+        const scripts = [];
+        page.on('request', (request) => {
+          const { pathname } = new URL(request.url());
+          if (pathname.startsWith('/assets/') && pathname.endsWith('.js')) scripts.push(pathname);
+        });
+        await page.goto(`${server.url}${route}`, { waitUntil: 'load' });
+        await waitForIslands(page);
+        const named = (await page.locator('meta[name="island-scripts"]').getAttribute('content')).split(' ');
+        assert.deepEqual(
+          scripts.filter((s) => !named.includes(s)),
+          [],
+          route,
+        );
+      } finally {
+        await page.closeContext();
+      }
+    }
+  });
+
+  it('shows no welcome dialog at all when its island cannot load', async () => {
+    const page = await openPage(browser, null, { width: 375, welcome: true });
+    try {
+      await page.route(/\/assets\/Welcome-[A-Z0-9]+\.js(\?.*)?$/, (route) => route.fulfill({ status: 503, body: 'down' }));
+      await page.goto(`${server.url}/`, { waitUntil: 'load' });
+      await page.waitForFunction(() => !document.documentElement.classList.contains('welcome-due'));
+      assert.equal(await page.locator('dialog.welcome').isVisible(), false);
+      // The rest of the chrome works: the top bar hydrated.
+      await page.waitForFunction(() =>
+        Object.keys(document.querySelector('.island[data-island="TopBar"]')).some((k) => k.startsWith('__reactContainer')),
+      );
+    } finally {
+      await page.closeContext();
+    }
+  });
+});

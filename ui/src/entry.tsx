@@ -1,6 +1,7 @@
 // The one script a page with islands loads: imports only the chunks of the islands present,
 // takes the page language's text from the page itself, and hydrates each island with the tree the
 // server built.
+import { startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { loaders } from 'virtual:islands';
 import { IslandRoot } from './components/IslandRoot';
@@ -9,6 +10,7 @@ import { embeddedLocale, loadLocale } from './lib/localeLoader';
 import { importWithTimeout, ChunkLoadError, retryLoader, showChunkError } from './lib/chunks';
 import { DEFAULT_LANGUAGE } from './lib/languages';
 import { watchScrollers } from './lib/scrollers';
+import { canWait, whenIdle, welcomeDone } from './lib/hydration';
 import { applyDarkMode, readPreference, readSelectedLanguage, writeLanguageCookie } from './lib/preferences';
 
 /** Retries so far on this page: each asks for its chunk under a URL not tried before. */
@@ -37,6 +39,8 @@ async function hydrateIsland(el: HTMLElement, text: Text, lng: string, load = lo
     mod = await importWithTimeout(name, load);
   } catch (err) {
     const error = err instanceof ChunkLoadError ? err : new ChunkLoadError(name, 'missing', String(err));
+    // A welcome dialog drawn before its script arrived has no working button without it.
+    if (name === 'Welcome') welcomeDone();
     showChunkError(el, error, () => hydrateIsland(el, text, lng, retryLoader(name, loaders[name], error, ++retries)));
     return;
   }
@@ -51,11 +55,16 @@ async function hydrateIsland(el: HTMLElement, text: Text, lng: string, load = lo
     createRoot(el, { identifierPrefix: id }).render(tree);
     return;
   }
-  hydrateRoot(el, tree, {
-    identifierPrefix: id,
-    onRecoverableError(error) {
-      console.error(`Hydration error in island ${name} (${id})`, error);
-    },
+  // As a transition, React hydrates in slices of a few milliseconds and lets the browser paint and
+  // answer input between them (a tap on an island hydrates that one first), rather than in one long
+  // task per island: on a phone those tasks were most of Lighthouse's Total Blocking Time.
+  startTransition(() => {
+    hydrateRoot(el, tree, {
+      identifierPrefix: id,
+      onRecoverableError(error) {
+        console.error(`Hydration error in island ${name} (${id})`, error);
+      },
+    });
   });
 }
 
@@ -82,7 +91,9 @@ function start() {
   for (const el of islands) {
     const lngOfIsland = el.dataset.lng || lng;
     if (!texts.has(lngOfIsland)) texts.set(lngOfIsland, textOf(lngOfIsland));
-    hydrateIsland(el, texts.get(lngOfIsland)!, lngOfIsland).catch(() => undefined);
+    const hydrate = () => hydrateIsland(el, texts.get(lngOfIsland)!, lngOfIsland).catch(() => undefined);
+    if (canWait(el.dataset.island ?? '')) whenIdle(hydrate);
+    else hydrate();
   }
 }
 

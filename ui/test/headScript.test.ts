@@ -23,6 +23,7 @@ function runHead(opts: { pathname: string; pageLang: string; stored?: Record<str
   const calls: { replaced?: string; reloaded: boolean; cookie?: string } = { reloaded: false };
   const classList = (set: Set<string>) => ({ add: (c: string) => set.add(c), contains: (c: string) => set.has(c) });
   const document = {
+    readyState: 'interactive',
     documentElement: { classList: classList(classes), getAttribute: (n: string) => (n === 'data-lang' ? opts.pageLang : null) },
     body: opts.body ? { classList: classList(bodyClasses) } : null,
     set cookie(v: string) {
@@ -48,13 +49,20 @@ function runHead(opts: { pathname: string; pageLang: string; stored?: Record<str
     observe() {}
     disconnect() {}
   }
-  new Function('document', 'localStorage', 'location', 'sessionStorage', 'MutationObserver', source)(
-    document,
-    storage,
-    location,
-    sessionStorage,
-    MutationObserver,
-  );
+  // Loading the island scripts waits for the page's load event, which this fake page never fires.
+  const loadListeners: string[] = [];
+  const addEventListener = (type: string) => loadListeners.push(type);
+  new Function(
+    'document',
+    'localStorage',
+    'location',
+    'sessionStorage',
+    'MutationObserver',
+    'addEventListener',
+    'PerformanceObserver',
+    source,
+  )(document, storage, location, sessionStorage, MutationObserver, addEventListener, undefined);
+  expect(loadListeners).toEqual(['load']);
   return { classes, bodyClasses, calls };
 }
 
@@ -64,6 +72,13 @@ describe('head script', () => {
     expect(classes.has('dark-mode')).toBe(true);
     expect(bodyClasses.has('dark-mode')).toBe(true);
     expect(calls.replaced).toBeUndefined();
+  });
+
+  it('marks a first visit so the stylesheet draws the welcome dialog with the first paint', () => {
+    expect(runHead({ pathname: '/', pageLang: 'en' }).classes.has('welcome-due')).toBe(true);
+    expect(runHead({ pathname: '/', pageLang: 'en', stored: { hasSeenWelcome: 'true' } }).classes.has('welcome-due')).toBe(false);
+    // Storage that cannot be read: the island decides after hydration, nothing is drawn early.
+    expect(runHead({ pathname: '/', pageLang: 'en', storageThrows: true }).classes.has('welcome-due')).toBe(false);
   });
 
   it('leaves light mode alone', () => {

@@ -182,6 +182,9 @@ describe('render.mjs', () => {
     const order = ['.island{display:contents}', '.skip-link{', '.topbar{', '.entry-tech', '.home-profile{'].map((s) => css.indexOf(s));
     expect(order.every((at) => at >= 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
+    // The same stylesheet for the pages to inline, its files named from the site's root.
+    expect(manifest.inlineCss).toBe(css.trim());
+    expect(css).toMatch(/url\("?\/assets\/article-math-[A-Z0-9]+\.woff2/);
     for (const name of ['TopBar', 'Sidebar', 'Welcome', 'ProfileImage']) {
       expect(manifest.islands[name][0]).toMatch(new RegExp(`^/assets/${name}-[A-Z0-9]+\\.js$`));
       for (const url of manifest.islands[name]) expect(existsSync(path.join(distDir, url))).toBe(true);

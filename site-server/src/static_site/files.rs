@@ -63,7 +63,7 @@ impl Site {
     pub fn load(dist_dir: &Path) -> anyhow::Result<Site> {
         let facts = SiteFacts::load(dist_dir)?;
         let default_language = facts.default_index().expect("validated by SiteFacts::load");
-        let security = SecurityHeaders::new(&facts.script_hashes);
+        let security = SecurityHeaders::new(&facts.script_hashes, &facts.style_hashes);
 
         let paths = list_files(dist_dir)?;
         let mut files: HashMap<Box<str>, Arc<Entry>> = HashMap::with_capacity(paths.len());

@@ -14,23 +14,19 @@ pub const VARY_ENCODING: HeaderValue = HeaderValue::from_static("Accept-Encoding
 pub const VARY_ENCODING_LANGUAGE: HeaderValue = HeaderValue::from_static("Accept-Encoding, Cookie, Accept-Language");
 pub const VARY_LANGUAGE: HeaderValue = HeaderValue::from_static("Cookie, Accept-Language");
 
-/// The headers every response carries. The CSP depends on the build (the inline head script's
-/// hashes), so it is made per load of `dist/`.
+/// The headers every response carries. The CSP depends on the build (the hashes of the inline head
+/// script and of the inlined stylesheet), so it is made per load of `dist/`.
 #[derive(Clone)]
 pub struct SecurityHeaders {
     csp: HeaderValue,
 }
 
 impl SecurityHeaders {
-    pub fn new(script_hashes: &[String]) -> Self {
-        let mut script_src = String::from("'self'");
-        for hash in script_hashes {
-            script_src.push_str(" '");
-            script_src.push_str(hash);
-            script_src.push('\'');
-        }
+    pub fn new(script_hashes: &[String], style_hashes: &[String]) -> Self {
+        let script_src = sources(script_hashes);
+        let style_src = sources(style_hashes);
         let csp = format!(
-            "default-src 'self'; script-src {script_src}; style-src 'self'; img-src 'self' data: https:; \
+            "default-src 'self'; script-src {script_src}; style-src {style_src}; img-src 'self' data: https:; \
              connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'self'; \
              form-action 'self'; frame-ancestors 'none'"
         );
@@ -72,6 +68,17 @@ impl SecurityHeaders {
             ),
         ]
     }
+}
+
+/// `'self'` and each hash: the inline elements the build wrote, and no others.
+fn sources(hashes: &[String]) -> String {
+    let mut list = String::from("'self'");
+    for hash in hashes {
+        list.push_str(" '");
+        list.push_str(hash);
+        list.push('\'');
+    }
+    list
 }
 
 /// The `Content-Type` of a file in `dist/`, by its name.
@@ -146,11 +153,13 @@ mod tests {
     }
 
     #[test]
-    fn csp_lists_hashes_and_allows_no_inline_script() {
+    fn csp_lists_hashes_and_allows_no_other_inline_script_or_style() {
         let mut headers = HeaderMap::new();
-        SecurityHeaders::new(&["sha256-abc=".into(), "sha256-def=".into()]).apply(&mut headers);
+        SecurityHeaders::new(&["sha256-abc=".into(), "sha256-def=".into()], &["sha256-css=".into()])
+            .apply(&mut headers);
         let csp = headers[CONTENT_SECURITY_POLICY].to_str().unwrap();
         assert!(csp.contains("script-src 'self' 'sha256-abc=' 'sha256-def=';"), "{csp}");
+        assert!(csp.contains("style-src 'self' 'sha256-css=';"), "{csp}");
         assert!(!csp.contains("unsafe"), "{csp}");
         assert_eq!(headers[X_FRAME_OPTIONS], "DENY");
         assert_eq!(headers["cross-origin-opener-policy"], "same-origin");

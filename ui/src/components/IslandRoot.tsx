@@ -1,6 +1,6 @@
 // The tree both the server renderer and the client hydrator build around an island, so the two
 // agree node for node.
-import { createContext, useContext, type ComponentType } from 'react';
+import { createContext, useContext, useLayoutEffect, useState, type ComponentType } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import type { i18n } from 'i18next';
 import { ErrorBoundary } from './ErrorBoundary';
@@ -41,7 +41,23 @@ export function IslandRoot({
         <ErrorBoundary island={name}>
           <Island {...props} />
         </ErrorBoundary>
+        <StoredStateBeforePaint />
       </IslandContext.Provider>
     </I18nextProvider>
   );
+}
+
+/**
+ * Renders nothing; makes the browser's stored state (preferences read with useSyncExternalStore,
+ * whose server snapshot hydration uses) show in the same frame as the hydrated island. Islands
+ * hydrate as transitions, in slices (`ui/src/entry.tsx`), and React runs a transition's passive
+ * effects, where those stores are compared with the server snapshot, in a later task: a frame
+ * could be painted in between, the island in its prerendered state, then shift. An update from a
+ * layout effect is synchronous, and React flushes the pending passive effects before rendering
+ * it, all before the browser paints.
+ */
+function StoredStateBeforePaint() {
+  const [, setCommitted] = useState(false);
+  useLayoutEffect(() => setCommitted(true), []);
+  return null;
 }

@@ -1,19 +1,27 @@
 // Inlined into every page's <head> (CSP-hashed). Runs before first paint: dark mode from the
 // stored choice, and a visitor whose stored language differs from the page's goes to the page in
-// that language. localStorage can throw (privacy modes): then nothing happens.
+// that language. localStorage can throw (privacy modes): then nothing of that happens. Once the
+// page has painted its content, it loads the island scripts the page names.
 import { isLang, languageRedirect } from '../lib/languages';
+import { afterContentfulPaint, loadIslandScripts, WELCOME_DUE } from '../lib/hydration';
 
 (function () {
   const root = document.documentElement;
   root.classList.add('js');
+  afterContentfulPaint(loadIslandScripts);
   let dark: string | null = null;
   let stored: string | null = null;
+  let welcomed: string | null = null;
   try {
     dark = localStorage.getItem('darkMode');
     stored = localStorage.getItem('selectedLanguage');
+    welcomed = localStorage.getItem('hasSeenWelcome');
   } catch (e) {
     return;
   }
+  // A first visit: the stylesheet draws the welcome dialog with the page's first paint, where the
+  // Welcome island then opens it as a modal, rather than popping it up once the scripts arrive.
+  if (welcomed !== 'true') root.classList.add(WELCOME_DUE);
   if (dark === 'true') {
     root.classList.add('dark-mode');
     const markBody = () => {

@@ -1,0 +1,69 @@
+// When each island hydrates. The chrome and the page's own island (a form, the search, a
+// calculator) hydrate at once; islands nobody needs at first sight wait until the browser is idle,
+// so their work never delays the first paint or a reader's first tap.
+export const LATER_ISLANDS: ReadonlySet<string> = new Set(['Welcome', 'ProfileImage', 'BlogList']);
+
+/** The class the head script puts on <html> on a first visit, while the welcome dialog is due. */
+export const WELCOME_DUE = 'welcome-due';
+
+/** Whether the island `name` can wait for an idle moment on this page. */
+export function canWait(name: string, doc: Document = document): boolean {
+  // A due welcome dialog is already drawn (see the head script): its button must work at once.
+  if (name === 'Welcome' && doc.documentElement.classList.contains(WELCOME_DUE)) return false;
+  return LATER_ISLANDS.has(name);
+}
+
+/** Runs `task` once the browser is idle, and within `timeoutMs` even on a busy page. */
+export function whenIdle(task: () => void, timeoutMs = 2000): void {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(() => task(), { timeout: timeoutMs });
+  else setTimeout(task, 1);
+}
+
+/** The welcome dialog is no longer due: it was closed, or its island could not load. */
+export function welcomeDone(doc: Document = document): void {
+  doc.documentElement.classList.remove(WELCOME_DUE);
+}
+
+/**
+ * Runs `task` once the page has painted content (its first contentful paint), so nothing `task`
+ * fetches or runs competes with that paint. Without paint timing, and should that paint not come
+ * (a tab in the background paints nothing), it runs a while after the load event.
+ */
+export function afterContentfulPaint(task: () => void, fallbackMs = 2000): void {
+  let done = false;
+  const once = () => {
+    if (done) return;
+    done = true;
+    task();
+  };
+  const later = () => setTimeout(once, fallbackMs);
+  if (document.readyState === 'complete') later();
+  else addEventListener('load', later, { once: true });
+  if (typeof PerformanceObserver === 'undefined' || !PerformanceObserver.supportedEntryTypes?.includes('paint')) return;
+  new PerformanceObserver((list, observer) => {
+    if (!list.getEntries().some((e) => e.name === 'first-contentful-paint')) return;
+    observer.disconnect();
+    setTimeout(once, 0);
+  }).observe({ type: 'paint', buffered: true });
+}
+
+/**
+ * Loads the scripts the page names in `<meta name="island-scripts">` (the generator writes the
+ * entry, then the chunks of the page's islands): the chunks as module preloads, so they arrive
+ * alongside the entry that imports them.
+ */
+export function loadIslandScripts(doc: Document = document): void {
+  const urls = doc.querySelector<HTMLMetaElement>('meta[name="island-scripts"]')?.content.split(' ').filter(Boolean) ?? [];
+  const [entry, ...chunks] = urls;
+  if (!entry) return;
+  for (const href of chunks) {
+    const link = doc.createElement('link');
+    link.rel = 'modulepreload';
+    link.href = href;
+    doc.head.append(link);
+  }
+  const script = doc.createElement('script');
+  script.type = 'module';
+  script.src = entry;
+  doc.head.append(script);
+}

@@ -1,0 +1,49 @@
+// @vitest-environment jsdom
+// When islands hydrate: the ones nobody needs at first sight wait; a due welcome dialog does not.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterContentfulPaint, canWait, loadIslandScripts, welcomeDone, WELCOME_DUE } from '../src/lib/hydration';
+
+afterEach(() => {
+  document.documentElement.classList.remove(WELCOME_DUE);
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+});
+
+describe('hydration timing', () => {
+  it('lets the welcome dialog, profile image and blog list wait, never the chrome or a page island', () => {
+    for (const name of ['Welcome', 'ProfileImage', 'BlogList']) expect(canWait(name)).toBe(true);
+    for (const name of ['TopBar', 'Sidebar', 'LoginForm', 'Search', 'DcfCalculator']) expect(canWait(name)).toBe(false);
+  });
+
+  it('hydrates a welcome dialog that is due at once, since it is already drawn', () => {
+    document.documentElement.classList.add(WELCOME_DUE);
+    expect(canWait('Welcome')).toBe(false);
+    expect(canWait('ProfileImage')).toBe(true);
+    welcomeDone();
+    expect(document.documentElement.classList.contains(WELCOME_DUE)).toBe(false);
+    expect(canWait('Welcome')).toBe(true);
+  });
+
+  it('loads the scripts the page names once it has loaded, the chunks as module preloads', () => {
+    vi.useFakeTimers();
+    document.head.innerHTML = '<meta name="island-scripts" content="/assets/entry-E.js /assets/TopBar-T.js /assets/chunk-C.js">';
+    const task = vi.fn(() => loadIslandScripts());
+    // jsdom has no paint timing: the load event and a wait stand in for the first contentful paint.
+    afterContentfulPaint(task, 2000);
+    vi.advanceTimersByTime(1999);
+    expect(task).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    expect(task).toHaveBeenCalledTimes(1);
+    expect([...document.querySelectorAll('link[rel="modulepreload"]')].map((l) => l.getAttribute('href'))).toEqual([
+      '/assets/TopBar-T.js',
+      '/assets/chunk-C.js',
+    ]);
+    const script = document.querySelector('script[type="module"]')!;
+    expect(script.getAttribute('src')).toBe('/assets/entry-E.js');
+    vi.advanceTimersByTime(5000);
+    expect(task).toHaveBeenCalledTimes(1);
+    document.head.innerHTML = '';
+    loadIslandScripts();
+    expect(document.querySelector('script')).toBeNull();
+  });
+});
