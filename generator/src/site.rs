@@ -493,7 +493,11 @@ pub(crate) fn build_keeping(options: &BuildOptions) -> Result<(BuildReport, Kept
         remove_compressed(&options.out)?;
     }
     let report = BuildReport::of(&site, out.changed, started, None);
-    let feed_lineups = feed::lineups(&site.pages, &site.languages);
+    // Only `site watch`'s one-page rebuilds (of a `--dev` build) compare lineups.
+    let feed_lineups = match options.dev {
+        true => feed::lineups(&site.pages, &site.languages),
+        false => Vec::new(),
+    };
     let kept = Kept {
         site,
         manifest,
