@@ -238,17 +238,9 @@ impl<P: Posted> Table<P> {
     /// Changes the pages of `key` (an entry with none is dropped).
     fn edit(&mut self, key: &str, pages: usize, change: impl FnOnce(&mut P)) {
         let posted = self.entries.entry(key.to_string()).or_default();
-        let before = if posted.is_empty() {
-            0
-        } else {
-            entry_len(key, posted, pages)
-        };
+        let before = entry_len(key, posted, pages);
         change(posted);
-        let after = if posted.is_empty() {
-            0
-        } else {
-            entry_len(key, posted, pages)
-        };
+        let after = entry_len(key, posted, pages);
         let emptied = posted.is_empty();
         self.bytes = self.bytes + after - before;
         let bucket = self.bucket_of(key);
@@ -280,18 +272,46 @@ impl<P: Posted> Table<P> {
     fn refresh(&mut self, prefix: &str, files: &mut Vec<IndexFile>, pages: usize) {
         files.truncate(self.buckets.len());
         for n in std::mem::take(&mut self.dirty) {
-            let file = IndexFile::new(format!("{prefix}{n}"), self.bucket_bytes(n, pages));
-            match files.get_mut(n) {
-                Some(old) => old.replace(file),
-                None => files.push(file),
-            }
+            put(
+                files,
+                n,
+                IndexFile::new(format!("{prefix}{n}"), self.bucket_bytes(n, pages)),
+            );
         }
     }
 }
 
-/// An entry's share of a bucket's bytes.
+/// An entry's share of a bucket's bytes (none for a key no page holds: it is not written).
 fn entry_len(key: &str, posted: &impl Posted, pages: usize) -> usize {
-    key.len() + posted.json_len(pages) + 4
+    match posted.is_empty() {
+        true => 0,
+        false => key.len() + posted.json_len(pages) + 4,
+    }
+}
+
+/// `file` as the `n`th of `files`, which holds files `0..n` at least.
+fn put(files: &mut Vec<IndexFile>, n: usize, file: IndexFile) {
+    match files.get_mut(n) {
+        Some(old) => old.replace(file),
+        None => files.push(file),
+    }
+}
+
+/// Moves page `id` out of the postings (`ids_of`) of the keys only `old` has, and into those of
+/// the keys only `new` has.
+fn move_id<P: Posted>(
+    table: &mut Table<P>,
+    (old, new): (HashSet<&str>, HashSet<&str>),
+    ids_of: fn(&mut P) -> &mut Vec<u32>,
+    id: u32,
+    pages: usize,
+) {
+    for key in old.difference(&new) {
+        table.edit(key, pages, |p| remove_id(ids_of(p), id));
+    }
+    for key in new.difference(&old) {
+        table.edit(key, pages, |p| add_id(ids_of(p), id));
+    }
 }
 
 /// What a page is found by, lowered: its items (title, keywords, route, segments) and its text.
@@ -376,8 +396,10 @@ struct Postings {
     /// Each page's chunk record, by id.
     records: Vec<String>,
     record_bytes: usize,
-    /// Chunks whose records changed since they were last serialised.
-    dirty_chunks: BTreeSet<usize>,
+    /// Pages whose records changed since the chunks were last serialised.
+    dirty_pages: BTreeSet<u32>,
+    /// Pages per chunk when the chunks were last serialised (0: never).
+    written_per: usize,
 }
 
 impl Postings {
@@ -404,7 +426,8 @@ impl Postings {
             grams: Table::new(grams, whole_key, pages),
             items: Table::new(items, item_bucket_key, pages),
             record_bytes: records.iter().map(String::len).sum(),
-            dirty_chunks: (0..records.len()).collect(),
+            dirty_pages: BTreeSet::new(),
+            written_per: 0,
             records,
         }
     }
@@ -422,58 +445,38 @@ impl Postings {
     fn replace(&mut self, id: u32, old: &IndexEntry, new: &IndexEntry) {
         let pages = self.pages();
         let (old_terms, new_terms) = (PageTerms::of(old), PageTerms::of(new));
-        let (old_meta, new_meta) = (old_terms.meta_grams(), new_terms.meta_grams());
-        for gram in old_meta.difference(&new_meta) {
-            self.grams.edit(gram, pages, |p| remove_id(&mut p.meta, id));
-        }
-        for gram in new_meta.difference(&old_meta) {
-            self.grams.edit(gram, pages, |p| add_id(&mut p.meta, id));
-        }
-        let (old_text, new_text) = (old_terms.text_grams(), new_terms.text_grams());
-        for gram in old_text.difference(&new_text) {
-            self.grams.edit(gram, pages, |p| remove_id(&mut p.text, id));
-        }
-        for gram in new_text.difference(&old_text) {
-            self.grams.edit(gram, pages, |p| add_id(&mut p.text, id));
-        }
-        let (old_items, new_items) = (old_terms.whole_items(), new_terms.whole_items());
-        for item in old_items.difference(&new_items) {
-            self.items.edit(item, pages, |ids| remove_id(ids, id));
-        }
-        for item in new_items.difference(&old_items) {
-            self.items.edit(item, pages, |ids| add_id(ids, id));
-        }
-        let per = self.per();
+        let meta = (old_terms.meta_grams(), new_terms.meta_grams());
+        move_id(&mut self.grams, meta, |p| &mut p.meta, id, pages);
+        let text = (old_terms.text_grams(), new_terms.text_grams());
+        move_id(&mut self.grams, text, |p| &mut p.text, id, pages);
+        let items = (old_terms.whole_items(), new_terms.whole_items());
+        move_id(&mut self.items, items, |ids| ids, id, pages);
         let record = record(self.orders[id as usize], new);
         let old_record = std::mem::replace(&mut self.records[id as usize], record);
         self.record_bytes = self.record_bytes + self.records[id as usize].len() - old_record.len();
-        if self.per() != per {
-            self.dirty_chunks = (0..self.pages()).collect();
-        } else {
-            self.dirty_chunks.insert(id as usize / per);
-        }
+        self.dirty_pages.insert(id);
     }
 
-    /// The chunk files serialised since they were last written.
+    /// The chunk files serialised since they were last written: those of the pages whose records
+    /// changed, or every one when another `per` moved the pages to other chunks.
     fn refresh_chunks(&mut self, files: &mut Vec<IndexFile>) {
         let per = self.per();
         let chunks = self.pages().div_ceil(per);
-        if files.len() != chunks {
-            // Another `per` moved every page to another chunk.
-            self.dirty_chunks = (0..chunks).collect();
-        }
+        let dirty: BTreeSet<usize> = match per == self.written_per {
+            true => self.dirty_pages.iter().map(|&id| id as usize / per).collect(),
+            false => (0..chunks).collect(),
+        };
         files.truncate(chunks);
-        for n in std::mem::take(&mut self.dirty_chunks)
-            .into_iter()
-            .filter(|&n| n < chunks)
-        {
+        for n in dirty {
             let records = &self.records[n * per..((n + 1) * per).min(self.pages())];
-            let file = IndexFile::new(format!("p{n}"), format!("[{}]", records.join(",")).into_bytes());
-            match files.get_mut(n) {
-                Some(old) => old.replace(file),
-                None => files.push(file),
-            }
+            put(
+                files,
+                n,
+                IndexFile::new(format!("p{n}"), format!("[{}]", records.join(",")).into_bytes()),
+            );
         }
+        self.dirty_pages.clear();
+        self.written_per = per;
     }
 }
 
