@@ -4,6 +4,7 @@
 // page has painted its content, it loads the island scripts the page names.
 import { isLang, languageRedirect } from '../lib/languages';
 import { afterContentfulPaint, loadIslandScripts, WELCOME_DUE } from '../lib/hydration';
+import { PREFERENCE_KEYS } from '../lib/preferenceKeys';
 
 (function () {
   const root = document.documentElement;
@@ -13,9 +14,9 @@ import { afterContentfulPaint, loadIslandScripts, WELCOME_DUE } from '../lib/hyd
   let stored: string | null = null;
   let welcomed: string | null = null;
   try {
-    dark = localStorage.getItem('darkMode');
-    stored = localStorage.getItem('selectedLanguage');
-    welcomed = localStorage.getItem('hasSeenWelcome');
+    dark = localStorage.getItem(PREFERENCE_KEYS.darkMode);
+    stored = localStorage.getItem(PREFERENCE_KEYS.selectedLanguage);
+    welcomed = localStorage.getItem(PREFERENCE_KEYS.hasSeenWelcome);
   } catch (e) {
     return;
   }

@@ -3,14 +3,9 @@
 import { useCallback, useSyncExternalStore } from 'react';
 import { isLang, type Lang } from './languages';
 
-export const PREFERENCE_KEYS = {
-  darkMode: 'darkMode',
-  hasSeenWelcome: 'hasSeenWelcome',
-  expandedMenus: 'expandedMenus',
-  selectedLanguage: 'selectedLanguage',
-  activeTopBarButton: 'activeTopBarButton',
-} as const;
-export type PreferenceKey = keyof typeof PREFERENCE_KEYS;
+import { PREFERENCE_KEYS, type PreferenceKey } from './preferenceKeys';
+
+export { PREFERENCE_KEYS, type PreferenceKey };
 
 const ONE_YEAR_SECONDS = 365 * 24 * 60 * 60;
 const listeners = new Set<() => void>();
