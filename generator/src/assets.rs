@@ -8,6 +8,8 @@ use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
+use crate::page_styles::STYLES_MARKER;
+
 #[derive(Debug, Clone, Default, Deserialize)]
 pub struct Manifest {
     pub entry: String,
@@ -16,8 +18,8 @@ pub struct Manifest {
     pub entry_imports: Vec<String>,
     #[serde(default)]
     pub css: Vec<String>,
-    /// The same stylesheet as text, inlined into every page's `<head>`: first paint then waits for
-    /// no request.
+    /// The same stylesheet as text: each page's `<head>` inlines the rules that can match it
+    /// (`page_styles`), so first paint waits for no request.
     #[serde(rename = "inlineCss", default)]
     pub inline_css: String,
     /// The formulas' font (`/assets/article-math-HASH.woff2`), preloaded by the pages with formulas.
@@ -69,12 +71,8 @@ impl Manifest {
         Some(text.entry.iter().chain(of_islands).map(String::as_str).collect())
     }
 
-    /// The CSP source that allows exactly the inlined stylesheet.
-    pub fn inline_css_hash(&self) -> Option<String> {
-        (!self.inline_css.is_empty()).then(|| csp_hash(&self.inline_css))
-    }
-
-    /// The `<style>` element of every page, or the stylesheet links of a UI build without the text.
+    /// The `<style>` element of every page, its rules still to be filled in
+    /// (`page_styles::STYLES_MARKER`), or the stylesheet links of a UI build without the text.
     pub fn style_tags(&self) -> Result<String> {
         if self.inline_css.is_empty() {
             return Ok(self
@@ -86,10 +84,12 @@ impl Manifest {
         if self.inline_css.to_ascii_lowercase().contains("</style") {
             bail!("the UI's stylesheet contains `</style`, which would end its inline <style> element");
         }
-        Ok(format!("<style>{}</style>", self.inline_css))
+        Ok(format!("<style>{STYLES_MARKER}</style>"))
     }
 
-    /// The `<head>` tags of a page: the formulas' font if it `has_math`, and its scripts.
+    /// The `<head>` tags of a page: the formulas' font if it `has_math`, and its scripts with the
+    /// whole stylesheet, which its islands may need once they run (a page inlines only the rules
+    /// that match it as written).
     pub fn head_tags(&self, islands: &[String], has_math: bool) -> String {
         let mut tags = String::new();
         if has_math && !self.math_font.is_empty() {
@@ -103,6 +103,12 @@ impl Manifest {
             ));
         }
         tags.push_str(&self.island_scripts(islands));
+        if !islands.is_empty() && !self.inline_css.is_empty() && !self.css.is_empty() {
+            tags.push_str(&format!(
+                "<meta name=\"island-styles\" content=\"{}\">",
+                self.css.join(" ")
+            ));
+        }
         tags
     }
 
@@ -130,7 +136,7 @@ impl Manifest {
 }
 
 /// A CSP hash source (`sha256-…`) of an inline element's text, as a browser computes it.
-fn csp_hash(text: &str) -> String {
+pub fn csp_hash(text: &str) -> String {
     let digest = Sha256::digest(text.as_bytes());
     format!("sha256-{}", base64::engine::general_purpose::STANDARD.encode(digest))
 }
@@ -225,7 +231,7 @@ mod tests {
     }
 
     #[test]
-    fn the_stylesheet_is_inlined_with_its_hash() {
+    fn the_stylesheet_is_inlined_or_linked() {
         let mut m = Manifest {
             css: vec!["/assets/entry-1.css".into()],
             ..Manifest::default()
@@ -235,15 +241,31 @@ mod tests {
             m.style_tags().unwrap(),
             "<link rel=\"stylesheet\" href=\"/assets/entry-1.css\">"
         );
-        assert_eq!(m.inline_css_hash(), None);
         m.inline_css = "a{color:red}".into();
-        assert_eq!(m.style_tags().unwrap(), "<style>a{color:red}</style>");
-        // `printf 'a{color:red}' | openssl dgst -sha256 -binary | base64`
-        assert_eq!(
-            m.inline_css_hash().unwrap(),
-            "sha256-6hWWMOcF+mJesSJGYhmK2lkIIEw9Xc5XKGLPVzh8yxs="
-        );
+        assert_eq!(m.style_tags().unwrap(), format!("<style>{STYLES_MARKER}</style>"));
         m.inline_css = "a{content:'</STYLE>'}".into();
         assert!(m.style_tags().unwrap_err().to_string().contains("</style"));
+        // `printf 'a{color:red}' | openssl dgst -sha256 -binary | base64`
+        assert_eq!(
+            csp_hash("a{color:red}"),
+            "sha256-6hWWMOcF+mJesSJGYhmK2lkIIEw9Xc5XKGLPVzh8yxs="
+        );
+    }
+
+    #[test]
+    fn a_page_with_islands_names_the_whole_stylesheet_for_them() {
+        let m = Manifest {
+            entry: "/assets/entry-1.js".into(),
+            css: vec!["/assets/entry-1.css".into()],
+            inline_css: "a{color:red}".into(),
+            islands: BTreeMap::from([("A".to_string(), vec!["/assets/A-1.js".to_string()])]),
+            ..Manifest::default()
+        };
+        assert_eq!(
+            m.head_tags(&["A".into()], false),
+            "<meta name=\"island-scripts\" content=\"/assets/entry-1.js /assets/A-1.js\">\
+             <meta name=\"island-styles\" content=\"/assets/entry-1.css\">"
+        );
+        assert_eq!(m.head_tags(&[], false), "");
     }
 }

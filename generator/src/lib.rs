@@ -13,6 +13,7 @@ pub mod locales;
 pub mod markdown;
 pub mod new_page;
 pub mod output;
+pub mod page_styles;
 pub mod pages;
 pub mod reading;
 pub mod search_chunks;

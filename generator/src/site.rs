@@ -12,6 +12,7 @@ use crate::output::{
     changed_alone, compress_if_changed, compress_text_files, remove_compressed, remove_stale, write_if_changed,
     write_with_siblings, Changed, Compression,
 };
+use crate::page_styles::{PageStyles, STYLES_MARKER};
 use crate::pages::Pages;
 use crate::search_chunks::{self, LanguageIndex, SearchFile};
 use crate::search_index::{self, IndexEntry};
@@ -834,6 +835,9 @@ pub(crate) fn write_pages(
             .collect::<Result<Vec<PathBuf>>>()
     });
     let (dir, compress) = (&out.dir, out.compress);
+    let styles = manifest
+        .filter(|m| !m.inline_css.is_empty())
+        .map(|m| PageStyles::new(&m.inline_css, &m.head_script));
     let made = pages
         .par_iter()
         .enumerate()
@@ -843,7 +847,14 @@ pub(crate) fn write_pages(
             // Formulas come from the Markdown or from an island's server render (a calculator's).
             let has_math = html.contains("<math");
             let head = manifest.map(|m| m.head_tags(&names, has_math)).unwrap_or_default();
-            let bytes = html.replacen(SCRIPTS_MARKER, &head, 1).into_bytes();
+            let mut html = html.replacen(SCRIPTS_MARKER, &head, 1);
+            if let Some(styles) = &styles {
+                if let Some(at) = html.find(STYLES_MARKER) {
+                    let rules = styles.for_page(&html);
+                    html.replace_range(at..at + STYLES_MARKER.len(), &rules);
+                }
+            }
+            let bytes = html.into_bytes();
             let page = if compress {
                 compress_if_changed(&dir.join(file), bytes, Compression::Many)?
             } else {
@@ -905,7 +916,6 @@ fn write_site_files(out: &mut Written, site: &Site, manifest: Option<&Manifest>,
             .collect(),
         default_language: config.default_language.clone(),
         script_hashes: manifest.and_then(Manifest::head_script_hash).into_iter().collect(),
-        style_hashes: manifest.and_then(Manifest::inline_css_hash).into_iter().collect(),
         dev,
     };
     for (name, bytes) in [

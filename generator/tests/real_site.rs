@@ -405,44 +405,65 @@ fn pages_with_formulas_and_only_they_preload_the_formulas_font_at_low_priority()
 }
 
 #[test]
-fn every_page_carries_the_stylesheet_inline_under_a_csp_hash_and_requests_no_script_before_painting() {
-    use base64::Engine;
-    use sha2::{Digest, Sha256};
-    let facts: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(site().out.path().join("_site.json")).unwrap()).unwrap();
-    let hashes: Vec<&str> = facts["style_hashes"]
+fn every_page_inlines_the_rules_that_match_it_and_requests_nothing_before_painting() {
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(site().out.path().join("assets/manifest.json")).unwrap()).unwrap();
+    let whole = manifest["inlineCss"].as_str().unwrap();
+    let whole_urls = manifest["css"]
         .as_array()
-        .expect("style_hashes")
+        .unwrap()
         .iter()
-        .map(|h| h.as_str().unwrap())
-        .collect();
-    assert_eq!(hashes.len(), 1, "{hashes:?}");
+        .map(|u| u.as_str().unwrap())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let rules_of = |html: &str| -> String {
+        let head = html.split("</head>").next().unwrap();
+        head.split("<style>")
+            .nth(1)
+            .unwrap()
+            .split("</style>")
+            .next()
+            .unwrap()
+            .to_string()
+    };
     for route in ROUTES {
         for (lang, prefix) in LANGS {
             let html = page(&url(route, prefix));
             let head = html.split("</head>").next().unwrap();
-            // Exactly one <style>, in the head, whose hash the server's CSP allows: first paint
-            // waits for no stylesheet request.
+            // Exactly one <style>, in the head: first paint waits for no stylesheet request.
             assert_eq!(html.matches("<style>").count(), 1, "{route} {lang}");
-            let css = head.split("<style>").nth(1).unwrap().split("</style>").next().unwrap();
-            assert!(css.contains(".skip-link{"), "{route} {lang}: the site's stylesheet");
-            let hash = format!(
-                "sha256-{}",
-                base64::engine::general_purpose::STANDARD.encode(Sha256::digest(css.as_bytes()))
-            );
-            assert_eq!(hash, hashes[0], "{route} {lang}");
+            let css = rules_of(&html);
+            assert!(css.contains(".skip-link{"), "{route} {lang}: the chrome's rules");
             assert!(
-                !head.contains("href=\"/assets/entry-"),
+                css.len() < whole.len() * 2 / 3,
+                "{route} {lang}: {} of {} bytes",
+                css.len(),
+                whole.len()
+            );
+            assert!(
+                !head.contains("<link rel=\"stylesheet\""),
                 "{route} {lang}: no stylesheet link"
             );
-            // Island scripts never compete with the first paint: the page only names them.
+            // Island scripts never compete with the first paint: the page only names them, and
+            // the whole stylesheet their islands may need once they run.
             assert!(
                 !head.contains("<link rel=\"modulepreload\"")
                     && !head.contains("<script type=\"module\" src=\"/assets/"),
                 "{route} {lang}"
             );
+            if head.contains("<meta name=\"island-scripts\"") {
+                assert!(
+                    head.contains(&format!("<meta name=\"island-styles\" content=\"{whole_urls}\">")),
+                    "{route} {lang}"
+                );
+            }
         }
     }
+    // A page carries the rules of what it shows: the calculator's with the DCF article, not with
+    // the login form, and the form's only with the form.
+    let (dcf, login) = (rules_of(&page("/valuation-models/dcf")), rules_of(&page("/login")));
+    assert!(dcf.contains(".calc-intro{") && !login.contains(".calc-intro{"));
+    assert!(login.contains(".member-form{") && !dcf.contains(".member-form{"));
 }
 
 #[test]

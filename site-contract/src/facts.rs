@@ -22,9 +22,6 @@ pub struct SiteFacts {
     /// CSP hashes (`sha256-...`) of the inline head script.
     #[serde(default)]
     pub script_hashes: Vec<String>,
-    /// CSP hashes of the inlined stylesheet.
-    #[serde(default)]
-    pub style_hashes: Vec<String>,
 }
 
 /// The name of the facts file in `dist/`.
@@ -63,7 +60,7 @@ impl SiteFacts {
                 bail!("language code {:?} is not a plain tag", lang.code);
             }
         }
-        for hash in self.script_hashes.iter().chain(&self.style_hashes) {
+        for hash in &self.script_hashes {
             if !hash.bytes().all(|b| b.is_ascii_alphanumeric() || b"-+/=".contains(&b)) {
                 bail!("hash {hash:?} is not a CSP hash source");
             }

@@ -14,16 +14,29 @@ use tempfile::TempDir;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 const SCRIPT_HASH: &str = "sha256-R2VuZXJhdGVkSGVhZFNjcmlwdEhhc2g=";
-const STYLE_HASH: &str = "sha256-SW5saW5lZFN0eWxlc2hlZXRIYXNo";
 const ASSET: &str = "assets/entry-5XKQ3Z2A.js";
 
 // ---------- fixture ----------
 
 fn page(lang: &str, what: &str) -> String {
     format!(
-        "<!doctype html><html lang=\"{lang}\" data-lang=\"{lang}\"><body><h1>{what} [{lang}]</h1>{}</body></html>",
+        "<!doctype html><html lang=\"{lang}\" data-lang=\"{lang}\"><head><style>{}</style></head><body><h1>{what} [{lang}]</h1>{}</body></html>",
+        page_style(what),
         "padding ".repeat(40)
     )
+}
+
+/// Each page inlines a stylesheet of its own, as the generator writes the rules that match it.
+fn page_style(what: &str) -> String {
+    format!("h1::after{{content:\"{what}\"}}")
+}
+
+/// The CSP source of a page's inline stylesheet.
+fn style_hash(what: &str) -> String {
+    use base64::Engine;
+    use sha2::Digest;
+    let digest = sha2::Sha256::digest(page_style(what).as_bytes());
+    format!("sha256-{}", base64::engine::general_purpose::STANDARD.encode(digest))
 }
 
 fn write(dist: &Path, path: &str, bytes: &[u8], siblings: bool) {
@@ -51,7 +64,6 @@ fn fixture() -> TempDir {
         "languages": [{"code":"en","tag":"en"},{"code":"zh","tag":"zh-Hant"},{"code":"ja","tag":"ja"}],
         "default_language": "en",
         "script_hashes": [SCRIPT_HASH],
-        "style_hashes": [STYLE_HASH],
         "dev": false
     });
     write(&dist, "_site.json", site_json.to_string().as_bytes(), false);
@@ -504,14 +516,16 @@ async fn path_traversal_never_reaches_outside_dist() {
 async fn security_headers_on_pages_files_errors_and_api() {
     let root = fixture();
     let base = start(&dist(&root), false).await;
-    for path in [
-        "/",
-        "/zh/about",
-        &format!("/{ASSET}"),
-        "/notes/nope",
-        "/nope.txt",
-        "/api/hello",
-        "/api/nope",
+    // Each page's own inline stylesheet by its hash; no inline style anywhere else.
+    let (home, about, note_not_found) = (style_hash("home"), style_hash("about"), style_hash("note not found"));
+    for (path, style_src) in [
+        ("/", format!("'self' '{home}'")),
+        ("/zh/about", format!("'self' '{about}'")),
+        (&format!("/{ASSET}"), "'self'".to_string()),
+        ("/notes/nope", format!("'self' '{note_not_found}'")),
+        ("/nope.txt", "'self'".to_string()),
+        ("/api/hello", "'self'".to_string()),
+        ("/api/nope", "'self'".to_string()),
     ] {
         let (_, headers, _) = get(&base, path, &[]).await;
         let csp = header(&headers, "content-security-policy");
@@ -519,11 +533,7 @@ async fn security_headers_on_pages_files_errors_and_api() {
             csp.contains(&format!("script-src 'self' '{SCRIPT_HASH}'")),
             "{path}: {csp}"
         );
-        // The inlined stylesheet by its hash, and no other inline style.
-        assert!(
-            csp.contains(&format!("style-src 'self' '{STYLE_HASH}';")),
-            "{path}: {csp}"
-        );
+        assert!(csp.contains(&format!("style-src {style_src};")), "{path}: {csp}");
         assert!(!csp.contains("unsafe-inline"), "{path}: {csp}");
         for directive in [
             "default-src 'self'",

@@ -552,6 +552,93 @@ describe('first paint on a phone', () => {
     }
   });
 
+  it('lays out every element of a page the same with its own rules as with the whole stylesheet', async () => {
+    // Each page inlines only the rules that can match it; the whole stylesheet arrives with the
+    // island scripts. Held back (and the islands with it, so the page stays as written), then let
+    // in: nothing the page shows may move or change.
+    const snapshot = (page) =>
+      page.evaluate(async () => {
+        await document.fonts.ready;
+        const props = [
+          'display',
+          'position',
+          'visibility',
+          'color',
+          'backgroundColor',
+          'fontSize',
+          'fontWeight',
+          'fontFamily',
+          'lineHeight',
+          'borderTopWidth',
+          'borderTopColor',
+          'paddingLeft',
+          'marginTop',
+          'opacity',
+          'boxShadow',
+        ];
+        return [...document.querySelectorAll('body *')].map((el) => {
+          const box = el.getBoundingClientRect();
+          const style = getComputedStyle(el);
+          const path = `${el.tagName.toLowerCase()}${el.className && typeof el.className === 'string' ? '.' + el.className.trim().split(/\s+/).join('.') : ''}`;
+          return [path, [box.x, box.y, box.width, box.height].map(Math.round).join(','), ...props.map((p) => style[p])].join(' | ');
+        });
+      });
+    let checked = 0;
+    let whole;
+    for (const [width, dark] of [
+      [375, false],
+      [1280, true],
+    ]) {
+      for (const route of [
+        '/',
+        '/about',
+        '/valuation-models/dcf',
+        '/notes',
+        '/search',
+        '/login',
+        '/ja/notes/liquidity-risk',
+        '/climbers-deal-privacy',
+        '/my-web-project',
+      ]) {
+        const page = await openPage(browser, null, { width, dark });
+        try {
+          let stylesheetsLoad = false;
+          await page.route(/\/assets\/[^/]+\.(js|css)$/, (r) =>
+            stylesheetsLoad && r.request().url().endsWith('.css') ? r.continue() : r.abort(),
+          );
+          await page.goto(`${server.url}${route}`, { waitUntil: 'load' });
+          await page.evaluate(() => document.getAnimations().forEach((a) => a.finish()));
+          const own = await snapshot(page);
+          // A page without islands (the app's legal pages) never loads it: its own rules must still
+          // be what the whole stylesheet would give.
+          const named = await page.evaluate(() => document.querySelector('meta[name="island-styles"]')?.content);
+          whole = named ?? whole;
+          assert.ok(whole, `${route}: the whole stylesheet's URL`);
+          stylesheetsLoad = true;
+          await page.evaluate(
+            (href) =>
+              new Promise((resolve, reject) => {
+                const link = Object.assign(document.createElement('link'), { rel: 'stylesheet', href });
+                link.onload = resolve;
+                link.onerror = reject;
+                document.head.append(link);
+              }),
+            whole,
+          );
+          await page.evaluate(() => document.getAnimations().forEach((a) => a.finish()));
+          const after = await snapshot(page);
+          assert.equal(after.length, own.length, route);
+          const moved = own.map((line, i) => [line, after[i]]).filter(([a, b]) => a !== b);
+          assert.deepEqual(moved, [], `${route} at ${width}px${dark ? ', dark' : ''}: elements the whole stylesheet changes`);
+          checked += own.length;
+        } finally {
+          await page.closeContext();
+        }
+      }
+    }
+    assert.ok(checked > 1000, `${checked} elements compared`);
+  });
+
   it('shows no welcome dialog at all when its island cannot load', async () => {
     const page = await openPage(browser, null, { width: 375, welcome: true });
     try {

@@ -10,7 +10,7 @@ import { embeddedLocale, loadLocale } from './lib/localeLoader';
 import { importWithTimeout, ChunkLoadError, retryLoader, showChunkError } from './lib/chunks';
 import { DEFAULT_LANGUAGE } from './lib/languages';
 import { watchScrollers } from './lib/scrollers';
-import { canWait, whenIdle, welcomeDone } from './lib/hydration';
+import { canWait, islandStylesReady, whenIdle, welcomeDone } from './lib/hydration';
 import { applyDarkMode, readPreference, readSelectedLanguage, writeLanguageCookie } from './lib/preferences';
 
 /** Retries so far on this page: each asks for its chunk under a URL not tried before. */
@@ -44,7 +44,7 @@ async function hydrateIsland(el: HTMLElement, text: Text, lng: string, load = lo
     showChunkError(el, error, () => hydrateIsland(el, text, lng, retryLoader(name, loaders[name], error, ++retries)));
     return;
   }
-  const bundle = await text;
+  const [bundle] = await Promise.all([text, islandStylesReady()]);
   const id = el.dataset.id || name;
   const tree = (
     <IslandRoot name={name} id={id} lng={lng} i18n={createI18n(lng, bundle ?? {})} Island={mod.default} props={parseProps(el)} />

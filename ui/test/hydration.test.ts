@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 // When islands hydrate: the ones nobody needs at first sight wait; a due welcome dialog does not.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { afterContentfulPaint, canWait, loadIslandScripts, welcomeDone, WELCOME_DUE } from '../src/lib/hydration';
+import { afterContentfulPaint, canWait, islandStylesReady, loadIslandScripts, welcomeDone, WELCOME_DUE } from '../src/lib/hydration';
 
 afterEach(() => {
   document.documentElement.classList.remove(WELCOME_DUE);
@@ -45,5 +45,34 @@ describe('hydration timing', () => {
     document.head.innerHTML = '';
     loadIslandScripts();
     expect(document.querySelector('script')).toBeNull();
+  });
+
+  it('loads the whole stylesheet with the scripts, and holds the islands until it has loaded or failed', async () => {
+    document.head.innerHTML =
+      '<meta name="island-scripts" content="/assets/entry-E.js"><meta name="island-styles" content="/assets/entry-S.css">';
+    loadIslandScripts();
+    const link = document.querySelector<HTMLLinkElement>('link[rel="stylesheet"]')!;
+    expect(link.getAttribute('href')).toBe('/assets/entry-S.css');
+    // The stylesheet comes before the entry, so the islands' rules arrive with their scripts.
+    expect(document.head.lastElementChild?.getAttribute('src')).toBe('/assets/entry-E.js');
+    let ready = false;
+    void islandStylesReady().then(() => (ready = true));
+    await Promise.resolve();
+    expect(ready).toBe(false);
+    link.dispatchEvent(new Event('load'));
+    await new Promise((r) => setTimeout(r, 0));
+    expect(ready).toBe(true);
+    // A stylesheet that failed before the islands asked does not hold them.
+    document.head.innerHTML =
+      '<meta name="island-scripts" content="/assets/entry-E.js"><meta name="island-styles" content="/assets/entry-S.css">';
+    loadIslandScripts();
+    document.querySelector('link[rel="stylesheet"]')!.dispatchEvent(new Event('error'));
+    await islandStylesReady();
+    // A page without islands adds no stylesheet, and nothing waits.
+    document.head.innerHTML = '<meta name="island-styles" content="/assets/entry-S.css">';
+    loadIslandScripts();
+    expect(document.querySelector('link')).toBeNull();
+    await islandStylesReady();
+    document.head.innerHTML = '';
   });
 });

@@ -63,7 +63,7 @@ impl Site {
     pub fn load(dist_dir: &Path) -> anyhow::Result<Site> {
         let facts = SiteFacts::load(dist_dir)?;
         let default_language = facts.default_index().expect("validated by SiteFacts::load");
-        let security = SecurityHeaders::new(&facts.script_hashes, &facts.style_hashes);
+        let security = SecurityHeaders::new(&facts.script_hashes);
 
         let paths = list_files(dist_dir)?;
         let mut files: HashMap<Box<str>, Arc<Entry>> = HashMap::with_capacity(paths.len());
@@ -278,6 +278,7 @@ fn load_entry(
         .iter()
         .any(|e| paths.contains(&format!("{path}{}", e.sibling_suffix())));
     let is_html = path.ends_with(".html");
+    let page_security = if is_html { security.for_page(&body) } else { None };
     let common = CommonHeaders {
         content_type: headers::content_type(path),
         cache_control: if headers::is_content_hashed(path) {
@@ -290,7 +291,7 @@ fn load_entry(
             HeaderValue::from_str(&facts.languages[lang].tag).unwrap_or(HeaderValue::from_static("en"))
         }),
         has_siblings,
-        security,
+        security: page_security.as_ref().unwrap_or(security),
     };
 
     let variant = |encoding: Encoding, body: Bytes| -> Variant {

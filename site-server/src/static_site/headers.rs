@@ -1,9 +1,12 @@
 //! Security headers for every response, and the caching and content-type policy of files.
 
+use base64::engine::general_purpose::STANDARD as BASE64;
+use base64::Engine;
 use poem::http::header::{
     HeaderName, CONTENT_SECURITY_POLICY, REFERRER_POLICY, X_CONTENT_TYPE_OPTIONS, X_FRAME_OPTIONS,
 };
 use poem::http::{HeaderMap, HeaderValue};
+use sha2::{Digest, Sha256};
 
 /// Content-hashed assets never change under their name.
 pub const CACHE_IMMUTABLE: HeaderValue = HeaderValue::from_static("public, max-age=31536000, immutable");
@@ -15,15 +18,20 @@ pub const VARY_ENCODING_LANGUAGE: HeaderValue = HeaderValue::from_static("Accept
 pub const VARY_LANGUAGE: HeaderValue = HeaderValue::from_static("Cookie, Accept-Language");
 
 /// The headers every response carries. The CSP depends on the build (the hashes of the inline head
-/// script and of the inlined stylesheet), so it is made per load of `dist/`.
+/// script), so it is made per load of `dist/`; a page's CSP also allows its own inline stylesheet
+/// (`for_page`), which differs from page to page.
 #[derive(Clone)]
 pub struct SecurityHeaders {
+    script_src: String,
     csp: HeaderValue,
 }
 
 impl SecurityHeaders {
-    pub fn new(script_hashes: &[String], style_hashes: &[String]) -> Self {
-        let script_src = sources(script_hashes);
+    pub fn new(script_hashes: &[String]) -> Self {
+        Self::with_style_src(sources(script_hashes), &[])
+    }
+
+    fn with_style_src(script_src: String, style_hashes: &[String]) -> Self {
         let style_src = sources(style_hashes);
         let csp = format!(
             "default-src 'self'; script-src {script_src}; style-src {style_src}; img-src 'self' data: https:; \
@@ -32,7 +40,16 @@ impl SecurityHeaders {
         );
         Self {
             csp: HeaderValue::from_str(&csp).expect("hashes were checked to be header-safe"),
+            script_src,
         }
+    }
+
+    /// The headers of a page whose `<head>` inlines a stylesheet (the generator writes each page
+    /// the rules that match it): its CSP allows that text and no other inline style.
+    pub fn for_page(&self, html: &[u8]) -> Option<Self> {
+        let style = inline_stylesheet(html)?;
+        let hash = format!("sha256-{}", BASE64.encode(Sha256::digest(style)));
+        Some(Self::with_style_src(self.script_src.clone(), &[hash]))
     }
 
     /// Adds the headers, keeping a CSP the response already chose (e.g. the API docs page).
@@ -68,6 +85,20 @@ impl SecurityHeaders {
             ),
         ]
     }
+}
+
+/// The text of the `<style>` element in a page's `<head>`, if it has one.
+fn inline_stylesheet(html: &[u8]) -> Option<&[u8]> {
+    let find = |from: usize, needle: &[u8]| {
+        html[from..]
+            .windows(needle.len())
+            .position(|w| w == needle)
+            .map(|at| from + at)
+    };
+    let head_end = find(0, b"</head>").unwrap_or(html.len());
+    let start = find(0, b"<style>").filter(|&at| at < head_end)? + b"<style>".len();
+    let end = find(start, b"</style>")?;
+    Some(&html[start..end])
 }
 
 /// `'self'` and each hash: the inline elements the build wrote, and no others.
@@ -155,14 +186,33 @@ mod tests {
     #[test]
     fn csp_lists_hashes_and_allows_no_other_inline_script_or_style() {
         let mut headers = HeaderMap::new();
-        SecurityHeaders::new(&["sha256-abc=".into(), "sha256-def=".into()], &["sha256-css=".into()])
-            .apply(&mut headers);
+        SecurityHeaders::new(&["sha256-abc=".into(), "sha256-def=".into()]).apply(&mut headers);
         let csp = headers[CONTENT_SECURITY_POLICY].to_str().unwrap();
         assert!(csp.contains("script-src 'self' 'sha256-abc=' 'sha256-def=';"), "{csp}");
-        assert!(csp.contains("style-src 'self' 'sha256-css=';"), "{csp}");
+        assert!(csp.contains("style-src 'self';"), "{csp}");
         assert!(!csp.contains("unsafe"), "{csp}");
         assert_eq!(headers[X_FRAME_OPTIONS], "DENY");
         assert_eq!(headers["cross-origin-opener-policy"], "same-origin");
         assert!(headers["permissions-policy"].to_str().unwrap().contains("camera=()"));
+    }
+
+    #[test]
+    fn a_page_allows_only_the_stylesheet_in_its_head() {
+        let site = SecurityHeaders::new(&["sha256-abc=".into()]);
+        let page = b"<html><head><style>a{color:red}</style></head><body><style>b{}</style></body></html>";
+        let mut headers = HeaderMap::new();
+        site.for_page(page).unwrap().apply(&mut headers);
+        let csp = headers[CONTENT_SECURITY_POLICY].to_str().unwrap();
+        // `printf 'a{color:red}' | openssl dgst -sha256 -binary | base64`
+        assert!(
+            csp.contains("style-src 'self' 'sha256-6hWWMOcF+mJesSJGYhmK2lkIIEw9Xc5XKGLPVzh8yxs=';"),
+            "{csp}"
+        );
+        assert!(csp.contains("script-src 'self' 'sha256-abc=';"), "{csp}");
+        // A <style> in the body (from a page's own HTML) is not the build's.
+        assert!(site
+            .for_page(b"<html><head></head><body><style>b{}</style></body></html>")
+            .is_none());
+        assert!(site.for_page(b"<p>no head").is_none());
     }
 }

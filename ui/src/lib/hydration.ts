@@ -48,15 +48,34 @@ export function afterContentfulPaint(task: () => void, fallbackMs = 2000): void 
   }).observe({ type: 'paint', buffered: true });
 }
 
+/** The URLs a page names in `<meta name="…">`. */
+function namedUrls(doc: Document, name: string): string[] {
+  return doc.querySelector<HTMLMetaElement>(`meta[name="${name}"]`)?.content.split(' ').filter(Boolean) ?? [];
+}
+
+/** Marks the stylesheets the head script adds for the islands (see `islandStylesReady`). */
+const ISLAND_STYLES = 'data-island-styles';
+
 /**
  * Loads the scripts the page names in `<meta name="island-scripts">` (the generator writes the
  * entry, then the chunks of the page's islands): the chunks as module preloads, so they arrive
- * alongside the entry that imports them.
+ * alongside the entry that imports them. With them, the whole stylesheet the page names in
+ * `<meta name="island-styles">`: the page inlines only the rules that match it as written.
  */
 export function loadIslandScripts(doc: Document = document): void {
-  const urls = doc.querySelector<HTMLMetaElement>('meta[name="island-scripts"]')?.content.split(' ').filter(Boolean) ?? [];
-  const [entry, ...chunks] = urls;
+  const [entry, ...chunks] = namedUrls(doc, 'island-scripts');
   if (!entry) return;
+  for (const href of namedUrls(doc, 'island-styles')) {
+    const link = doc.createElement('link');
+    link.rel = 'stylesheet';
+    link.href = href;
+    link.setAttribute(ISLAND_STYLES, '');
+    // Settled, loaded or not: a stylesheet that failed before the islands ask must not hold them.
+    const settled = () => link.setAttribute(ISLAND_STYLES, 'settled');
+    link.addEventListener('load', settled, { once: true });
+    link.addEventListener('error', settled, { once: true });
+    doc.head.append(link);
+  }
   for (const href of chunks) {
     const link = doc.createElement('link');
     link.rel = 'modulepreload';
@@ -67,4 +86,23 @@ export function loadIslandScripts(doc: Document = document): void {
   script.type = 'module';
   script.src = entry;
   doc.head.append(script);
+}
+
+/**
+ * Resolves once the stylesheets `loadIslandScripts` added have loaded (or failed: the islands
+ * then run with the page's own rules). Islands render what the page did not have as written (a
+ * dialog, an open menu, loaded posts), whose rules only the whole stylesheet holds.
+ */
+export function islandStylesReady(doc: Document = document): Promise<void> {
+  const links = [...doc.querySelectorAll<HTMLLinkElement>(`link[${ISLAND_STYLES}]`)];
+  return Promise.all(
+    links.map(
+      (link) =>
+        new Promise<void>((resolve) => {
+          if (link.getAttribute(ISLAND_STYLES) === 'settled') return resolve();
+          link.addEventListener('load', () => resolve(), { once: true });
+          link.addEventListener('error', () => resolve(), { once: true });
+        }),
+    ),
+  ).then(() => undefined);
 }
