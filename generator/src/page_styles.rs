@@ -13,6 +13,7 @@
 //! head script loads the whole stylesheet with their scripts, and they hydrate once it is in
 //! (`ui/src/lib/hydration.ts`).
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 
 /// Where a page's `<style>` gets its rules, once the page is whole (islands rendered in).
@@ -29,7 +30,7 @@ enum Rule {
     /// Kept on every page (`@font-face`, `@keyframes`, a statement such as `@import`).
     Always(String),
     /// A style rule: its text, and for each selector of its list what it requires (`requirements`).
-    Style { text: String, selectors: Vec<Vec<String>> },
+    Style { text: String, selectors: Vec<Vec<Need>> },
     /// `@media` or `@supports`: kept with the rules inside it that are kept.
     Group { prelude: String, rules: Vec<Rule> },
 }
@@ -47,20 +48,23 @@ impl PageStyles {
 
     /// The rules that can match `html`, a page as written, as one stylesheet.
     pub fn for_page(&self, html: &str) -> String {
-        let found = present_in(html);
-        let present = |need: &String| found.contains(need) || self.always.contains(need);
+        let found = Present::in_page(html);
+        let present = |need: &Need| match need {
+            Need::Class(class) => found.classes.contains(class.as_str()) || self.always.contains(class),
+            Need::Element(name) => found.elements.contains(name.as_str()),
+        };
         let mut out = String::new();
         select(&self.rules, &present, &mut out);
         out
     }
 }
 
-fn select(rules: &[Rule], present: &impl Fn(&String) -> bool, out: &mut String) {
+fn select(rules: &[Rule], present: &impl Fn(&Need) -> bool, out: &mut String) {
     for rule in rules {
         match rule {
             Rule::Always(text) => out.push_str(text),
             Rule::Style { text, selectors } => {
-                if selectors.iter().any(|classes| classes.iter().all(present)) {
+                if selectors.iter().any(|needs| needs.iter().all(present)) {
                     out.push_str(text);
                 }
             }
@@ -227,10 +231,19 @@ fn split_top_level(list: &str, delimiter: u8) -> Vec<&str> {
     parts
 }
 
-/// What the page must have for `selector` to match: the classes on its elements, and the element
-/// names, written `<name`. Only those outside brackets and the parentheses of functional
-/// pseudo-classes count, whose arguments may match without them (`:not(.open)`).
-fn requirements(selector: &str) -> Vec<String> {
+/// What a page must have for a selector to match it.
+#[derive(Debug, PartialEq)]
+enum Need {
+    /// An element with this class.
+    Class(String),
+    /// An element of this name (lower case).
+    Element(String),
+}
+
+/// What the page must have for `selector` to match: the classes and element names outside
+/// brackets and the parentheses of functional pseudo-classes, whose arguments may match without
+/// them (`:not(.open)`).
+fn requirements(selector: &str) -> Vec<Need> {
     let bytes = selector.as_bytes();
     let mut needs = Vec::new();
     let mut pos = 0;
@@ -263,7 +276,7 @@ fn requirements(selector: &str) -> Vec<String> {
             b'.' => {
                 let (class, end) = identifier(selector, pos + 1);
                 if !class.is_empty() {
-                    needs.push(class);
+                    needs.push(Need::Class(class));
                 }
                 pos = end;
             }
@@ -276,7 +289,7 @@ fn requirements(selector: &str) -> Vec<String> {
             }
             _ if starts && c.is_ascii_alphabetic() => {
                 let (name, end) = identifier(selector, pos);
-                needs.push(format!("<{}", name.to_ascii_lowercase()));
+                needs.push(Need::Element(name.to_ascii_lowercase()));
                 pos = end;
             }
             _ => pos += 1,
@@ -305,36 +318,50 @@ fn identifier(selector: &str, start: usize) -> (String, usize) {
     (name, selector.len())
 }
 
-/// The classes on the elements of `html` (every `class` attribute's tokens), and the names of its
-/// elements, written `<name` (with those a browser adds to any page: `html`, `head`, `body`, and
-/// a table's `tbody`).
-fn present_in(html: &str) -> HashSet<String> {
-    let mut present: HashSet<String> = ["<html", "<head", "<body", "<tbody"].map(String::from).into();
-    let mut rest = html;
-    while let Some(at) = rest.find('<') {
-        rest = &rest[at + 1..];
-        let name_len = rest
-            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
-            .unwrap_or(rest.len());
-        if rest.starts_with(|c: char| c.is_ascii_alphabetic()) {
-            present.insert(format!("<{}", rest[..name_len].to_ascii_lowercase()));
+/// The classes and element names of a page.
+struct Present<'a> {
+    classes: HashSet<&'a str>,
+    /// Lower case, with those a browser adds to any page: `html`, `head`, `body`, and a table's
+    /// `tbody`.
+    elements: HashSet<Cow<'a, str>>,
+}
+
+impl<'a> Present<'a> {
+    /// Every `class` attribute's tokens, and every tag's name.
+    fn in_page(html: &'a str) -> Self {
+        let mut elements: HashSet<Cow<str>> = ["html", "head", "body", "tbody"].map(Cow::Borrowed).into();
+        let mut rest = html;
+        while let Some(at) = rest.find('<') {
+            rest = &rest[at + 1..];
+            let name_len = rest
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+                .unwrap_or(rest.len());
+            let name = &rest[..name_len];
+            if name.starts_with(|c: char| c.is_ascii_alphabetic()) {
+                if name.bytes().any(|b| b.is_ascii_uppercase()) {
+                    elements.insert(Cow::Owned(name.to_ascii_lowercase()));
+                } else {
+                    elements.insert(Cow::Borrowed(name));
+                }
+            }
         }
-    }
-    let mut rest = html;
-    while let Some(at) = rest.find("class=") {
-        let after = &rest[at + 6..];
-        // ` class=` or `<svg class=`; not `data-class=` or a word ending in "class".
-        let is_attribute = rest[..at].ends_with(|c: char| c.is_ascii_whitespace());
-        let value = match after.as_bytes().first() {
-            Some(&quote @ (b'"' | b'\'')) => after[1..].split(quote as char).next(),
-            _ => after.split(|c: char| c.is_ascii_whitespace() || c == '>').next(),
-        };
-        if let (true, Some(value)) = (is_attribute, value) {
-            present.extend(value.split_ascii_whitespace().map(String::from));
+        let mut classes = HashSet::new();
+        let mut rest = html;
+        while let Some(at) = rest.find("class=") {
+            let after = &rest[at + 6..];
+            // ` class=` or `<svg class=`; not `data-class=` or a word ending in "class".
+            let is_attribute = rest[..at].ends_with(|c: char| c.is_ascii_whitespace());
+            let value = match after.as_bytes().first() {
+                Some(&quote @ (b'"' | b'\'')) => after[1..].split(quote as char).next(),
+                _ => after.split(|c: char| c.is_ascii_whitespace() || c == '>').next(),
+            };
+            if let (true, Some(value)) = (is_attribute, value) {
+                classes.extend(value.split_ascii_whitespace());
+            }
+            rest = after;
         }
-        rest = after;
+        Present { classes, elements }
     }
-    present
 }
 
 /// The quoted strings of a script that could be class names: whatever the head script adds to
@@ -413,9 +440,11 @@ mod tests {
 
     #[test]
     fn only_class_attributes_name_classes_and_tags_name_elements() {
-        let found = present_in(r#"<a data-class="card" class='one  two' title="class=three"><svg class=four></svg>"#);
-        let expected = ["one", "two", "four", "<a", "<svg", "<html", "<head", "<body", "<tbody"];
-        assert_eq!(found, expected.map(String::from).into());
+        let found =
+            Present::in_page(r#"<a data-class="card" class='one  two' title="class=three"><SVG class=four></SVG>"#);
+        assert_eq!(found.classes, HashSet::from(["one", "two", "four"]));
+        let elements: HashSet<&str> = found.elements.iter().map(|e| e.as_ref()).collect();
+        assert_eq!(elements, HashSet::from(["a", "svg", "html", "head", "body", "tbody"]));
     }
 
     #[test]
