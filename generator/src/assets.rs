@@ -136,7 +136,7 @@ impl Manifest {
 }
 
 /// A CSP hash source (`sha256-…`) of an inline element's text, as a browser computes it.
-pub fn csp_hash(text: &str) -> String {
+fn csp_hash(text: &str) -> String {
     let digest = Sha256::digest(text.as_bytes());
     format!("sha256-{}", base64::engine::general_purpose::STANDARD.encode(digest))
 }

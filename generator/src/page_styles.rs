@@ -9,9 +9,9 @@
 //! what is inside `:not()`, `:is()`, `:has()`, at-rules other than `@media` and `@supports`)
 //! keeps its rule. Kept rules stay in their order, so what the page's own elements look like is
 //! what the whole stylesheet gives them (`tests/browser/chrome.test.mjs` compares the two in
-//! Chromium). Islands render other elements once they run (a dialog, an open menu, loaded posts): the
-//! head script loads the whole stylesheet with their scripts, and they hydrate once it is in
-//! (`ui/src/lib/hydration.ts`).
+//! Chromium). Islands render other elements once they run (a dialog, an open menu, loaded
+//! posts): the head script loads the whole stylesheet with their scripts, and they hydrate once
+//! it is in (`ui/src/lib/hydration.ts`).
 
 use std::borrow::Cow;
 use std::collections::HashSet;
@@ -39,7 +39,11 @@ impl PageStyles {
     /// `css`: the whole stylesheet; `head_script`: the inline script that runs before first paint.
     pub fn new(css: &str, head_script: &str) -> Self {
         let mut pos = 0;
-        let rules = parse_rules(css.as_bytes(), &mut pos);
+        let mut rules = parse_rules(css.as_bytes(), &mut pos);
+        // A stray `}` ends the top level early: what follows it is kept on every page.
+        if pos < css.len() {
+            rules.push(Rule::Always(css[pos..].to_string()));
+        }
         PageStyles {
             rules,
             always: string_literals(head_script),
@@ -463,6 +467,13 @@ mod tests {
             form.contains("dialog.welcome:not([open])") && form.contains("textarea{width:100%}"),
             "{form}"
         );
+    }
+
+    #[test]
+    fn a_broken_stylesheet_loses_nothing_after_a_stray_brace() {
+        let styles = PageStyles::new(".a{color:red}}.b{color:blue}", "");
+        assert_eq!(styles.for_page("<p>"), ".b{color:blue}");
+        assert_eq!(styles.for_page(r#"<p class="a">"#), ".a{color:red}.b{color:blue}");
     }
 
     #[test]
