@@ -41,6 +41,7 @@ impl Entry {
 }
 
 /// One load of `dist/`.
+#[derive(Clone)]
 pub struct Site {
     pub facts: SiteFacts,
     pub default_language: usize,
@@ -81,16 +82,7 @@ impl Site {
     /// again or dropped when gone: what `make dev` needs after a one-page rebuild, which would
     /// otherwise read every file of a large site again. `_site.json` changing needs `load`.
     pub fn with_changes(&self, dist_dir: &Path, changed: &BTreeSet<String>) -> anyhow::Result<Site> {
-        let mut site = Site {
-            facts: self.facts.clone(),
-            default_language: self.default_language,
-            files: self.files.clone(),
-            pages: self.pages.clone(),
-            not_found_pages: self.not_found_pages.clone(),
-            home_redirects: self.home_redirects.clone(),
-            security: self.security.clone(),
-            build_id: self.build_id.clone(),
-        };
+        let mut site = self.clone();
         // The id of this load: the last one's and what changed. Another id than a whole load of
         // the same files would get, but it changes when any file does, which is what it is for.
         let mut build_hash = Sha256::new();

@@ -48,7 +48,7 @@ impl SecurityHeaders {
     /// the rules that match it): its CSP allows that text and no other inline style.
     pub fn for_page(&self, html: &[u8]) -> Option<Self> {
         let style = inline_stylesheet(html)?;
-        let hash = format!("sha256-{}", BASE64.encode(Sha256::digest(style)));
+        let hash = format!("sha256-{}", BASE64.encode(Sha256::digest(style.as_bytes())));
         Some(Self::with_style_src(self.script_src.clone(), &[hash]))
     }
 
@@ -88,16 +88,11 @@ impl SecurityHeaders {
 }
 
 /// The text of the `<style>` element in a page's `<head>`, if it has one.
-fn inline_stylesheet(html: &[u8]) -> Option<&[u8]> {
-    let find = |from: usize, needle: &[u8]| {
-        html[from..]
-            .windows(needle.len())
-            .position(|w| w == needle)
-            .map(|at| from + at)
-    };
-    let head_end = find(0, b"</head>").unwrap_or(html.len());
-    let start = find(0, b"<style>").filter(|&at| at < head_end)? + b"<style>".len();
-    let end = find(start, b"</style>")?;
+fn inline_stylesheet(html: &[u8]) -> Option<&str> {
+    let html = std::str::from_utf8(html).ok()?;
+    let head = &html[..html.find("</head>").unwrap_or(html.len())];
+    let start = head.find("<style>")? + "<style>".len();
+    let end = start + html[start..].find("</style>")?;
     Some(&html[start..end])
 }
 
