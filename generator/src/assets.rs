@@ -8,7 +8,7 @@ use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use crate::page_styles::STYLES_MARKER;
+use crate::page_styles::{island_styles_tag, ISLAND_STYLES_MARKER, STYLES_MARKER};
 
 #[derive(Debug, Clone, Default, Deserialize)]
 pub struct Manifest {
@@ -88,8 +88,8 @@ impl Manifest {
     }
 
     /// The `<head>` tags of a page: the formulas' font if it `has_math`, and its scripts with the
-    /// whole stylesheet, which its islands may need once they run (a page inlines only the rules
-    /// that match it as written).
+    /// slot for the address of the rules its islands may need once they run (a page inlines only
+    /// the rules that match it as written; `page_styles`).
     pub fn head_tags(&self, islands: &[String], has_math: bool) -> String {
         let mut tags = String::new();
         if has_math && !self.math_font.is_empty() {
@@ -103,11 +103,8 @@ impl Manifest {
             ));
         }
         tags.push_str(&self.island_scripts(islands));
-        if !islands.is_empty() && !self.inline_css.is_empty() && !self.css.is_empty() {
-            tags.push_str(&format!(
-                "<meta name=\"island-styles\" content=\"{}\">",
-                self.css.join(" ")
-            ));
+        if !islands.is_empty() && !self.inline_css.is_empty() {
+            tags.push_str(&island_styles_tag(ISLAND_STYLES_MARKER));
         }
         tags
     }
@@ -253,7 +250,7 @@ mod tests {
     }
 
     #[test]
-    fn a_page_with_islands_names_the_whole_stylesheet_for_them() {
+    fn a_page_with_islands_has_a_slot_for_their_stylesheet() {
         let m = Manifest {
             entry: "/assets/entry-1.js".into(),
             css: vec!["/assets/entry-1.css".into()],
@@ -264,7 +261,7 @@ mod tests {
         assert_eq!(
             m.head_tags(&["A".into()], false),
             "<meta name=\"island-scripts\" content=\"/assets/entry-1.js /assets/A-1.js\">\
-             <meta name=\"island-styles\" content=\"/assets/entry-1.css\">"
+             <meta name=\"island-styles\" content=\"/*island-styles*/\">"
         );
         assert_eq!(m.head_tags(&[], false), "");
     }

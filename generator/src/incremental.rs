@@ -159,6 +159,7 @@ fn rebuild_pages(options: &BuildOptions, kept: Kept, changed: &[PathBuf]) -> Res
         search_index_url,
         island_text,
         feed_lineups,
+        mut island_stylesheets,
     } = kept;
     let content_dir = options.root.join("content");
     let collections: Vec<String> = site.config.collections.keys().cloned().collect();
@@ -223,7 +224,16 @@ fn rebuild_pages(options: &BuildOptions, kept: Kept, changed: &[PathBuf]) -> Res
     let search_gone = std::mem::take(&mut search_index.gone);
     let mut out = Written::new(&options.out, false);
     let (search_index_written, search_index) = write_search_index_in_background(&mut out, search_index);
-    write_pages(&mut out, pages, &html, &placement, &island_text, manifest.as_ref())?;
+    let sheets_before = island_stylesheets.files();
+    write_pages(
+        &mut out,
+        pages,
+        &html,
+        &placement,
+        &island_text,
+        manifest.as_ref(),
+        &mut island_stylesheets,
+    )?;
     // The sitemap lists the routes: an edit in place (the search index's ids kept) keeps them.
     if matches!(edits, SearchEdits::Moved) {
         write_sitemap(&mut out, &site)?;
@@ -236,7 +246,13 @@ fn rebuild_pages(options: &BuildOptions, kept: Kept, changed: &[PathBuf]) -> Res
     }
     let written = search_index_written.join().expect("search index writer")?;
     out.record_changed(written);
-    let gone = gone_files(&site, &dirty, &files, &out.files, &search_gone);
+    let mut gone = gone_files(&site, &dirty, &files, &out.files, &search_gone);
+    for page in &gone {
+        island_stylesheets.set(page, None);
+    }
+    // An islands' stylesheet no page names any more (its pages now have other rules, or are gone).
+    let sheets_after = island_stylesheets.files();
+    gone.extend(sheets_before.into_iter().filter(|sheet| !sheets_after.contains(sheet)));
     for file in &gone {
         remove_file(&options.out.join(file))?;
         files.remove(file);
@@ -261,6 +277,7 @@ fn rebuild_pages(options: &BuildOptions, kept: Kept, changed: &[PathBuf]) -> Res
         search_index_url,
         island_text,
         feed_lineups: lineups,
+        island_stylesheets,
     };
     Ok((report, kept))
 }

@@ -12,7 +12,10 @@ use crate::output::{
     changed_alone, compress_if_changed, compress_text_files, remove_compressed, remove_stale, write_if_changed,
     write_with_siblings, Changed, Compression,
 };
-use crate::page_styles::{PageStyles, STYLES_MARKER};
+use crate::page_styles::{
+    island_styles_tag, island_stylesheet_file, IslandStylesheets, PageStyles, ISLAND_STYLES_MARKER,
+    ISLAND_STYLES_PREFIX, STYLES_MARKER,
+};
 use crate::pages::Pages;
 use crate::search_chunks::{self, LanguageIndex, SearchFile};
 use crate::search_index::{self, IndexEntry};
@@ -27,7 +30,7 @@ use rayon::prelude::*;
 use site_contract::{SiteFacts, SITE_FACTS_FILE};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 use walkdir::WalkDir;
@@ -456,6 +459,8 @@ pub(crate) struct Kept {
     pub island_text: IslandText,
     /// What each language's feed shows (`feed::lineups`), by language.
     pub feed_lineups: Vec<feed::Lineup>,
+    /// The islands' stylesheet each page names.
+    pub island_stylesheets: IslandStylesheets,
 }
 
 /// A whole build, keeping what a later one-page rebuild needs.
@@ -481,7 +486,16 @@ pub(crate) fn build_keeping(options: &BuildOptions) -> Result<(BuildReport, Kept
         options.island_cache.as_deref(),
     )?;
     let island_text = IslandText::new(&site.locales)?;
-    write_pages(&mut out, pages, &island_html, &islands, &island_text, manifest.as_ref())?;
+    let mut island_stylesheets = IslandStylesheets::default();
+    write_pages(
+        &mut out,
+        pages,
+        &island_html,
+        &islands,
+        &island_text,
+        manifest.as_ref(),
+        &mut island_stylesheets,
+    )?;
     copy_static_files(&mut out, &options.root.join("static"))?;
     write_locale_files(&mut out, &site.locales)?;
     write_site_files(&mut out, &site, manifest.as_ref(), options.dev)?;
@@ -511,6 +525,7 @@ pub(crate) fn build_keeping(options: &BuildOptions) -> Result<(BuildReport, Kept
         search_index_url,
         island_text,
         feed_lineups,
+        island_stylesheets,
     };
     Ok((report, kept))
 }
@@ -816,10 +831,11 @@ pub(crate) fn write_search_index_in_background(
     (handle, kept)
 }
 
-/// Fills each page's island slots and scripts, and writes the pages that changed. Pages are
-/// finished and compressed in parallel; one thread writes them as they come, which the file
-/// system serves faster than many writers creating files at once. The bound keeps the compressed
-/// pages in memory few on a large site.
+/// Fills each page's island slots, scripts and styles, and writes the pages that changed, and the
+/// islands' stylesheets they name (kept in `sheets`). Pages are finished and compressed in
+/// parallel; one thread writes them as they come, which the file system serves faster than many
+/// writers creating files at once. The bound keeps the compressed pages in memory few on a large
+/// site.
 pub(crate) fn write_pages(
     out: &mut Written,
     pages: Vec<(PathBuf, String)>,
@@ -827,6 +843,7 @@ pub(crate) fn write_pages(
     islands: &Placement,
     island_text: &IslandText,
     manifest: Option<&Manifest>,
+    sheets: &mut IslandStylesheets,
 ) -> Result<()> {
     let (finished, to_write) = std::sync::mpsc::sync_channel::<Changed>(PAGES_IN_FLIGHT);
     let writer = std::thread::spawn(move || {
@@ -838,6 +855,7 @@ pub(crate) fn write_pages(
     let styles = manifest
         .filter(|m| !m.inline_css.is_empty())
         .map(|m| PageStyles::new(&m.inline_css, &m.head_script));
+    let named: Mutex<NamedSheets> = Mutex::default();
     let made = pages
         .par_iter()
         .enumerate()
@@ -848,12 +866,30 @@ pub(crate) fn write_pages(
             let has_math = html.contains("<math");
             let head = manifest.map(|m| m.head_tags(&names, has_math)).unwrap_or_default();
             let mut html = html.replacen(SCRIPTS_MARKER, &head, 1);
+            let mut sheet = None;
             if let Some(styles) = &styles {
                 if let Some(at) = html.find(STYLES_MARKER) {
-                    let rules = styles.for_page(&html);
-                    html.replace_range(at..at + STYLES_MARKER.len(), &rules);
+                    let slot = island_styles_tag(ISLAND_STYLES_MARKER);
+                    let rules = styles.for_page(&html, html.contains(&slot));
+                    html.replace_range(at..at + STYLES_MARKER.len(), &rules.first_paint);
+                    if let Some(at) = html.find(&slot) {
+                        // Nothing left for the islands (every rule matches the page): no request.
+                        let mut tag = String::new();
+                        if !rules.for_islands.is_empty() {
+                            let path = island_stylesheet_file(&rules.for_islands);
+                            tag = island_styles_tag(&format!("/{}", path.display()));
+                            sheet = Some((path, rules.for_islands));
+                        }
+                        html.replace_range(at..at + slot.len(), &tag);
+                    }
                 }
             }
+            let mut named = named.lock().expect("island stylesheets");
+            if let Some((path, text)) = &sheet {
+                named.texts.entry(path.clone()).or_insert_with(|| text.clone());
+            }
+            named.by_page.push((file, sheet.map(|(path, _)| path)));
+            drop(named);
             let bytes = html.into_bytes();
             let page = if compress {
                 compress_if_changed(&dir.join(file), bytes, Compression::Many)?
@@ -869,8 +905,22 @@ pub(crate) fn write_pages(
     let written = writer.join().expect("page writer")?;
     out.record_changed(written);
     made?;
+    let NamedSheets { by_page, texts } = named.into_inner().expect("island stylesheets");
+    for (page, sheet) in by_page {
+        sheets.set(page, sheet);
+    }
+    for (file, text) in texts {
+        out.write(file, text.as_bytes())?;
+    }
     out.files.extend(pages.into_iter().map(|(file, _)| file));
     Ok(())
+}
+
+/// The islands' stylesheets the pages being written name: each page's, and the text of each.
+#[derive(Default)]
+struct NamedSheets<'a> {
+    by_page: Vec<(&'a Path, Option<PathBuf>)>,
+    texts: HashMap<PathBuf, String>,
 }
 
 /// Copies `static/` to the site's root as it is.
@@ -969,7 +1019,7 @@ fn remove_stale_files(out: &Written) -> Result<()> {
                 && !p
                     .file_name()
                     .and_then(|n| n.to_str())
-                    .is_some_and(|n| n.starts_with("search-index-"))
+                    .is_some_and(|n| n.starts_with("search-index-") || n.starts_with(ISLAND_STYLES_PREFIX))
     })?;
     Ok(())
 }

@@ -52,12 +52,19 @@ fn fixture_copy() -> (tempfile::TempDir, PathBuf, PathBuf) {
 }
 
 /// Dev build options for the site at `root` into `out`, which gets the fixture's UI manifest
-/// and a search island (the copy of the site has a search page).
+/// and a search island (the copy of the site has a search page), and two rules its pages leave to
+/// their islands' stylesheet (`page_styles`): one for what no page has, one for quotes, which a
+/// page with a quote inlines.
 fn options(root: &Path, out: &Path) -> BuildOptions {
     std::fs::create_dir_all(out.join("assets")).unwrap();
     let mut manifest: serde_json::Value =
         serde_json::from_slice(&std::fs::read(fixture().join("assets/manifest.json")).unwrap()).unwrap();
     manifest["islands"]["Search"] = serde_json::json!(["/assets/Search-T.js"]);
+    let css = format!(
+        "{}blockquote{{margin:0}}.drawn-later{{color:red}}",
+        manifest["inlineCss"].as_str().unwrap()
+    );
+    manifest["inlineCss"] = serde_json::json!(css);
     std::fs::write(out.join("assets/manifest.json"), manifest.to_string()).unwrap();
     BuildOptions {
         root: root.to_path_buf(),
@@ -138,6 +145,18 @@ fn every_rebuild_equals_a_clean_build() {
         (
             "edit a note's text (its translations become stale)",
             |c| append(&c.join("notes/first.en.md"), "\nA new paragraph.\n"),
+            &["notes/first.en.md"],
+            18,
+        ),
+        (
+            "quote in a note (its islands' stylesheet no longer holds the quotes' rule)",
+            |c| append(&c.join("notes/first.en.md"), "\n> A quote.\n"),
+            &["notes/first.en.md"],
+            18,
+        ),
+        (
+            "take the quote out again (that stylesheet is named by no page any more)",
+            |c| replace(&c.join("notes/first.en.md"), "\n> A quote.\n", "\n"),
             &["notes/first.en.md"],
             18,
         ),

@@ -47,12 +47,12 @@ describe('hydration timing', () => {
     expect(document.querySelector('script')).toBeNull();
   });
 
-  it('loads the whole stylesheet with the scripts, and holds the islands until it has loaded or failed', async () => {
+  it("loads the islands' stylesheet with the scripts, and holds the islands until it has loaded or failed", async () => {
     document.head.innerHTML =
-      '<meta name="island-scripts" content="/assets/entry-E.js"><meta name="island-styles" content="/assets/entry-S.css">';
+      '<meta name="island-scripts" content="/assets/entry-E.js"><meta name="island-styles" content="/assets/island-styles-5e1f.css">';
     loadIslandScripts();
     const link = document.querySelector<HTMLLinkElement>('link[rel="stylesheet"]')!;
-    expect(link.getAttribute('href')).toBe('/assets/entry-S.css');
+    expect(link.getAttribute('href')).toBe('/assets/island-styles-5e1f.css');
     // The stylesheet comes before the entry, so the islands' rules arrive with their scripts.
     expect(document.head.lastElementChild?.getAttribute('src')).toBe('/assets/entry-E.js');
     let ready = false;
@@ -64,12 +64,12 @@ describe('hydration timing', () => {
     expect(ready).toBe(true);
     // A stylesheet that failed before the islands asked does not hold them.
     document.head.innerHTML =
-      '<meta name="island-scripts" content="/assets/entry-E.js"><meta name="island-styles" content="/assets/entry-S.css">';
+      '<meta name="island-scripts" content="/assets/entry-E.js"><meta name="island-styles" content="/assets/island-styles-5e1f.css">';
     loadIslandScripts();
     document.querySelector('link[rel="stylesheet"]')!.dispatchEvent(new Event('error'));
     await islandStylesReady();
     // A page without islands adds no stylesheet, and nothing waits.
-    document.head.innerHTML = '<meta name="island-styles" content="/assets/entry-S.css">';
+    document.head.innerHTML = '<meta name="island-styles" content="/assets/island-styles-5e1f.css">';
     loadIslandScripts();
     expect(document.querySelector('link')).toBeNull();
     await islandStylesReady();

@@ -59,8 +59,9 @@ const ISLAND_STYLES = 'data-island-styles';
 /**
  * Loads the scripts the page names in `<meta name="island-scripts">` (the generator writes the
  * entry, then the chunks of the page's islands): the chunks as module preloads, so they arrive
- * alongside the entry that imports them. With them, the whole stylesheet the page names in
- * `<meta name="island-styles">`: the page inlines only the rules that match it as written.
+ * alongside the entry that imports them. With them, the stylesheet the page names in
+ * `<meta name="island-styles">`: the rules the page left out of its inline ones, which match
+ * nothing it has as written.
  */
 export function loadIslandScripts(doc: Document = document): void {
   const [entry, ...chunks] = namedUrls(doc, 'island-scripts');
@@ -91,7 +92,7 @@ export function loadIslandScripts(doc: Document = document): void {
 /**
  * Resolves once the stylesheets `loadIslandScripts` added have loaded (or failed: the islands
  * then run with the page's own rules). Islands render what the page did not have as written (a
- * dialog, an open menu, loaded posts), whose rules only the whole stylesheet holds.
+ * dialog, an open menu, loaded posts), whose rules only that stylesheet holds.
  */
 export function islandStylesReady(doc: Document = document): Promise<void> {
   const links = [...doc.querySelectorAll<HTMLLinkElement>(`link[${ISLAND_STYLES}]`)];
