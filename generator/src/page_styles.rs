@@ -74,6 +74,8 @@ pub struct PageStyles {
     rules: Vec<Rule>,
     /// Classes present on every page before its first paint (the head script's).
     always: HashSet<String>,
+    /// How many places the rules take in `Inline` (`number_slots`).
+    slots: usize,
 }
 
 enum Rule {
@@ -109,9 +111,11 @@ impl PageStyles {
         if pos < css.len() {
             rules.push(Rule::Always(css[pos..].to_string()));
         }
+        let slots = number_slots(&mut rules);
         PageStyles {
             rules,
             always: string_literals(head_script),
+            slots,
         }
     }
 
@@ -124,7 +128,7 @@ impl PageStyles {
             Need::Element(name) => found.elements.contains(name.as_str()),
         };
         let mut inline = Vec::new();
-        let mut after = has_islands.then(Inline::default);
+        let mut after = has_islands.then(|| Inline::new(self.slots));
         choose_inline(&self.rules, &present, &mut after, &mut inline);
         inline.reverse();
         let mut rules = PageRules {
@@ -141,12 +145,7 @@ impl PageStyles {
 /// the inline rules, unless an inline rule after it competes with it (`Inline::competes`): there
 /// it would win where the whole stylesheet lets that later rule win, so it is inlined too. A page
 /// without islands (`after` None) loads no other stylesheet.
-fn choose_inline<'a>(
-    rules: &'a [Rule],
-    present: &impl Fn(&Need) -> bool,
-    after: &mut Option<Inline<'a>>,
-    inline: &mut Vec<bool>,
-) {
+fn choose_inline(rules: &[Rule], present: &impl Fn(&Need) -> bool, after: &mut Option<Inline>, inline: &mut Vec<bool>) {
     for rule in rules.iter().rev() {
         match rule {
             Rule::Always(_) => {}
@@ -199,6 +198,7 @@ struct Cascade {
     targets: Vec<Target>,
     /// What the rule sets (`values_set`).
     properties: Vec<String>,
+    slots: Slots,
 }
 
 /// A selector's specificity and what its last compound requires of the element it styles.
@@ -217,58 +217,111 @@ type Specificity = [u32; 3];
 /// The rules inlined after the one being placed: a rule left out of the page's `<style>` would
 /// come after them all, so it must not compete with any of them: set what one of them sets, at
 /// the same specificity, on an element both can style (which of the two wins is then the later).
-#[derive(Default)]
-struct Inline<'a> {
-    /// By specificity, pseudo-element and what is set.
-    set: HashMap<(Specificity, Option<&'a str>, &'a str), Elements<'a>>,
-    /// The same, for any property.
-    any: HashMap<(Specificity, Option<&'a str>), Elements<'a>>,
+/// Each (specificity, pseudo-element, what is set) has its place (`Slots`); what is there are the
+/// elements those inline rules can style.
+struct Inline {
+    places: Vec<Elements>,
 }
 
-/// The elements the inline rules of one key can style: some by name, or any.
-#[derive(Default)]
-struct Elements<'a> {
+/// The elements the inline rules of one place can style: some by name, or any.
+#[derive(Clone, Default)]
+struct Elements {
     any: bool,
-    named: HashSet<&'a str>,
+    named: Vec<u32>,
 }
 
-impl<'a> Elements<'a> {
-    fn add(&mut self, element: Option<&'a str>) {
+impl Elements {
+    fn add(&mut self, element: Option<u32>) {
         match element {
-            Some(name) => {
-                self.named.insert(name);
-            }
+            Some(name) if !self.named.contains(&name) => self.named.push(name),
+            Some(_) => {}
             None => self.any = true,
         }
     }
 
-    fn can_style(&self, element: Option<&str>) -> bool {
-        self.any || element.map_or(!self.named.is_empty(), |name| self.named.contains(name))
+    fn can_style(&self, element: Option<u32>) -> bool {
+        self.any || element.map_or(!self.named.is_empty(), |name| self.named.contains(&name))
     }
 }
 
-impl<'a> Inline<'a> {
-    fn competes(&self, rule: &Cascade) -> bool {
-        rule.targets.iter().any(|t| {
-            let (specificity, pseudo, element) = (t.specificity, t.pseudo_element.as_deref(), t.element.as_deref());
-            let meets = |elements: Option<&Elements>| elements.is_some_and(|e| e.can_style(element));
-            meets(self.set.get(&(specificity, pseudo, ALL)))
-                || rule.properties.iter().any(|p| match p.as_str() {
-                    ALL => meets(self.any.get(&(specificity, pseudo))),
-                    p => meets(self.set.get(&(specificity, pseudo, p))),
-                })
-        })
+impl Inline {
+    fn new(slots: usize) -> Self {
+        Inline {
+            places: vec![Elements::default(); slots],
+        }
     }
 
-    fn add(&mut self, rule: &'a Cascade) {
-        for t in &rule.targets {
-            let (specificity, pseudo, element) = (t.specificity, t.pseudo_element.as_deref(), t.element.as_deref());
-            self.any.entry((specificity, pseudo)).or_default().add(element);
-            for p in &rule.properties {
-                self.set.entry((specificity, pseudo, p)).or_default().add(element);
+    fn competes(&self, rule: &Cascade) -> bool {
+        (rule.slots.looks.iter()).any(|&(place, element)| self.places[place].can_style(element))
+    }
+
+    fn add(&mut self, rule: &Cascade) {
+        for &(place, element) in &rule.slots.marks {
+            self.places[place].add(element);
+        }
+    }
+}
+
+/// A rule's places in `Inline`, numbered once per stylesheet (`number_slots`) so that a page's
+/// check indexes a vector rather than hashing names: each with the element the rule requires
+/// there, if any (numbered too).
+#[derive(Default)]
+struct Slots {
+    /// Where it is recorded once inlined: for each selector, its place for each thing it sets and
+    /// its place for anything set.
+    marks: Vec<(usize, Option<u32>)>,
+    /// Where an inline rule it competes with would be: for each selector, the places of what it
+    /// sets (of anything set, for `all`) and of `all`.
+    looks: Vec<(usize, Option<u32>)>,
+}
+
+/// Gives every style rule its `Slots`; returns how many places there are.
+fn number_slots(rules: &mut [Rule]) -> usize {
+    // (specificity, pseudo-element, what is set; None: anything).
+    type Place = (Specificity, Option<String>, Option<String>);
+    fn each(rules: &mut [Rule], f: &mut impl FnMut(&mut Cascade)) {
+        for rule in rules {
+            match rule {
+                Rule::Style { cascade, .. } => f(cascade),
+                Rule::Group { rules, .. } => each(rules, f),
+                Rule::Always(_) => {}
             }
         }
     }
+    let mut places: HashMap<Place, usize> = HashMap::new();
+    let mut elements: HashMap<String, u32> = HashMap::new();
+    let mut element_id = |name: &Option<String>| {
+        let next = elements.len() as u32;
+        name.as_ref().map(|name| *elements.entry(name.clone()).or_insert(next))
+    };
+    each(rules, &mut |cascade| {
+        for t in &cascade.targets {
+            let element = element_id(&t.element);
+            let sets = cascade.properties.iter().map(|p| Some(p.clone())).chain([None]);
+            for what in sets {
+                let next = places.len();
+                let place = *places
+                    .entry((t.specificity, t.pseudo_element.clone(), what))
+                    .or_insert(next);
+                cascade.slots.marks.push((place, element));
+            }
+        }
+    });
+    each(rules, &mut |cascade| {
+        for t in &cascade.targets {
+            let element = element_id(&t.element);
+            let place =
+                |what: Option<&str>| places.get(&(t.specificity, t.pseudo_element.clone(), what.map(String::from)));
+            let looks = (cascade.properties.iter())
+                .map(|p| place(if p == ALL { None } else { Some(p) }))
+                .chain([place(Some(ALL))]);
+            cascade
+                .slots
+                .looks
+                .extend(looks.flatten().map(|&place| (place, element)));
+        }
+    });
+    places.len()
 }
 
 /// The family of a rule that sets `all`, or whose block is not a plain list of declarations.
@@ -328,6 +381,7 @@ fn parse_rules(css: &[u8], pos: &mut usize) -> Vec<Rule> {
                 cascade: Cascade {
                     targets: selectors.iter().map(|s| target(s)).collect(),
                     properties: properties(text(css, end_of_prelude + 1, block_end)),
+                    slots: Slots::default(),
                 },
                 selectors: selectors.iter().map(|s| requirements(s)).collect(),
                 text: whole,
