@@ -81,7 +81,7 @@ pub struct PageStyles {
 enum Rule {
     /// Kept on every page (`@font-face`, `@keyframes`, a statement such as `@import`).
     Always(String),
-    /// A style rule: its text, for each selector of its list what it requires (`requirements`),
+    /// A style rule: its text, for each selector of its list what it requires (`read_selector`),
     /// and what decides which of two rules wins.
     Style {
         text: String,
@@ -324,7 +324,8 @@ fn number_slots(rules: &mut [Rule]) -> usize {
     places.len()
 }
 
-/// The family of a rule that sets `all`, or whose block is not a plain list of declarations.
+/// What a rule sets (`values_set`) when it sets `all`, or when its block is not a plain list of
+/// declarations: anything.
 const ALL: &str = "all";
 
 /// The rules from `pos` up to the `}` that closes their block (or the end), which it passes.
@@ -371,7 +372,7 @@ fn parse_rules(css: &[u8], pos: &mut usize) -> Vec<Rule> {
         if prelude.starts_with('@') {
             rules.push(Rule::Always(whole));
         } else {
-            let selectors = split_top_level(&prelude, b',');
+            let (selectors, targets) = split_top_level(&prelude, b',').iter().map(|s| read_selector(s)).unzip();
             let block_end = if css.get(pos.wrapping_sub(1)) == Some(&b'}') {
                 *pos - 1
             } else {
@@ -379,11 +380,11 @@ fn parse_rules(css: &[u8], pos: &mut usize) -> Vec<Rule> {
             };
             rules.push(Rule::Style {
                 cascade: Cascade {
-                    targets: selectors.iter().map(|s| target(s)).collect(),
+                    targets,
                     properties: properties(text(css, end_of_prelude + 1, block_end)),
                     slots: Slots::default(),
                 },
-                selectors: selectors.iter().map(|s| requirements(s)).collect(),
+                selectors,
                 text: whole,
             });
         }
@@ -491,69 +492,14 @@ enum Need {
     Element(String),
 }
 
-/// What the page must have for `selector` to match: the classes and element names outside
-/// brackets and the parentheses of functional pseudo-classes, whose arguments may match without
-/// them (`:not(.open)`).
-fn requirements(selector: &str) -> Vec<Need> {
+/// One selector, read once: what the page must have for it to match (the classes and element
+/// names outside brackets and the parentheses of functional pseudo-classes, whose arguments may
+/// match without them: `:not(.open)`), and what it matches as far as the cascade goes. Its
+/// specificity: `:is()`, `:not()`, `:has()` count their most specific argument, `:where()`
+/// nothing, `:nth-child(… of S)` a pseudo-class and S.
+fn read_selector(selector: &str) -> (Vec<Need>, Target) {
     let bytes = selector.as_bytes();
     let mut needs = Vec::new();
-    let mut pos = 0;
-    // Whether `pos` starts a compound selector, where an element name may stand.
-    let mut compound_start = true;
-    while pos < bytes.len() {
-        let c = bytes[pos];
-        let starts = compound_start;
-        compound_start = matches!(c, b' ' | b'>' | b'+' | b'~' | b'\t' | b'\n');
-        match c {
-            b'\\' => pos += 2,
-            b'"' | b'\'' | b'(' | b'[' => {
-                let mut skip = pos;
-                let close = match c {
-                    b'(' => b')',
-                    b'[' => b']',
-                    quote => quote,
-                };
-                if close == b')' {
-                    skip += 1;
-                    scan_to(bytes, &mut skip, |c| c == b')');
-                } else {
-                    skip = bytes[pos + 1..]
-                        .iter()
-                        .position(|&c| c == close)
-                        .map_or(bytes.len(), |i| pos + 1 + i);
-                }
-                pos = skip + 1;
-            }
-            b'.' => {
-                let (class, end) = identifier(selector, pos + 1);
-                if !class.is_empty() {
-                    needs.push(Need::Class(class));
-                }
-                pos = end;
-            }
-            // A pseudo-class or pseudo-element name: neither a class nor an element.
-            b':' => {
-                while bytes.get(pos) == Some(&b':') {
-                    pos += 1;
-                }
-                pos = identifier(selector, pos).1;
-            }
-            _ if starts && c.is_ascii_alphabetic() => {
-                let (name, end) = identifier(selector, pos);
-                needs.push(Need::Element(name.to_ascii_lowercase()));
-                pos = end;
-            }
-            _ => pos += 1,
-        }
-    }
-    needs
-}
-
-/// What one selector matches, as far as the cascade goes. Its specificity: `:is()`, `:not()`,
-/// `:has()` count their most specific argument, `:where()` nothing, `:nth-child(… of S)` a
-/// pseudo-class and S.
-fn target(selector: &str) -> Target {
-    let bytes = selector.as_bytes();
     let mut total = [0; 3];
     let (mut element, mut pseudo_element) = (None, None);
     let mut pos = 0;
@@ -573,7 +519,11 @@ fn target(selector: &str) -> Target {
             }
             b'.' => {
                 total[1] += 1;
-                pos = identifier(selector, pos + 1).1;
+                let (class, end) = identifier(selector, pos + 1);
+                if !class.is_empty() {
+                    needs.push(Need::Class(class));
+                }
+                pos = end;
             }
             b'[' => {
                 total[1] += 1;
@@ -595,7 +545,11 @@ fn target(selector: &str) -> Target {
                     pos = close + 1;
                 }
                 let most_specific = |list: &str| {
-                    (split_top_level(list, b',').iter().map(|s| target(s).specificity).max()).unwrap_or_default()
+                    (split_top_level(list, b',')
+                        .iter()
+                        .map(|s| read_selector(s).1.specificity)
+                        .max())
+                    .unwrap_or_default()
                 };
                 let of_argument = match name.as_str() {
                     "where" => [0; 3],
@@ -633,20 +587,29 @@ fn target(selector: &str) -> Target {
                     .position(|&q| q == c)
                     .map_or(bytes.len(), |i| pos + i + 2);
             }
+            // Not after a pseudo-class's name (that arm reads its argument): skipped all the same.
+            b'(' => {
+                pos += 1;
+                scan_to(bytes, &mut pos, |c| c == b')');
+                pos += 1;
+            }
             _ if starts && c.is_ascii_alphabetic() => {
                 total[2] += 1;
                 let (name, end) = identifier(selector, pos);
-                element = Some(name.to_ascii_lowercase());
+                let name = name.to_ascii_lowercase();
+                needs.push(Need::Element(name.clone()));
+                element = Some(name);
                 pos = end;
             }
             _ => pos += 1,
         }
     }
-    Target {
+    let target = Target {
         specificity: total,
         element,
         pseudo_element,
-    }
+    };
+    (needs, target)
 }
 
 /// What the declarations of `block` set, as `values_set` names it, or `ALL` for a block that holds
@@ -1008,20 +971,20 @@ mod tests {
 
     #[test]
     fn a_selectors_last_compound_names_its_element_and_pseudo_element() {
-        let t = target(".a li:hover::before");
+        let t = read_selector(".a li:hover::before").1;
         assert_eq!(
             (t.element.as_deref(), t.pseudo_element.as_deref()),
             (Some("li"), Some("before"))
         );
-        let t = target("ul .b:after");
+        let t = read_selector("ul .b:after").1;
         assert_eq!(
             (t.element.as_deref(), t.pseudo_element.as_deref()),
             (None, Some("after"))
         );
-        let t = target("dialog.modal::backdrop");
+        let t = read_selector("dialog.modal::backdrop").1;
         assert_eq!(t.element.as_deref(), Some("dialog"));
         assert!(t.pseudo_element.is_some_and(|p| p.starts_with("backdrop")));
-        assert_eq!(target("li > :is(a, b)").element, None);
+        assert_eq!(read_selector("li > :is(a, b)").1.element, None);
     }
 
     #[test]
@@ -1041,7 +1004,7 @@ mod tests {
             ("html:has(dialog[open])", [0, 1, 2]),
             (".x\\:y", [0, 1, 0]),
         ] {
-            assert_eq!(target(selector).specificity, expected, "{selector}");
+            assert_eq!(read_selector(selector).1.specificity, expected, "{selector}");
         }
     }
 
