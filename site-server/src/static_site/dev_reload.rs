@@ -217,8 +217,28 @@ impl Pending {
                 self.unknown = true;
             } else if relative == STATUS_FILE {
                 self.status = true;
-            } else if !relative.split('/').any(|part| part.starts_with('.')) {
+            } else if relative.split('/').any(|part| part.starts_with('.')) {
+                continue;
+            } else if path.is_dir() {
+                self.add_folder(&path, dist_dir);
+            } else {
                 self.files.insert(relative);
+            }
+        }
+    }
+
+    /// A folder that appeared: its files as written so far. The watch of a new folder is added
+    /// only once its creation is seen, so files written into it at once (a build adding a
+    /// section, or a page with its own folder) bring no event of their own.
+    fn add_folder(&mut self, folder: &Path, dist_dir: &Path) {
+        let files = walkdir::WalkDir::new(folder)
+            .into_iter()
+            .filter_entry(|entry| !entry.file_name().to_string_lossy().starts_with('.'))
+            .filter_map(Result::ok)
+            .filter(|entry| entry.file_type().is_file());
+        for entry in files {
+            if let Ok(relative) = entry.path().strip_prefix(dist_dir) {
+                self.files.insert(relative.to_string_lossy().replace('\\', "/"));
             }
         }
     }
@@ -313,6 +333,29 @@ impl Reloader {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_new_folder_brings_the_files_already_in_it() {
+        let root = tempfile::tempdir().unwrap();
+        let dist = root.path();
+        std::fs::create_dir_all(dist.join("tools/calc")).unwrap();
+        for file in [
+            "tools/index.html",
+            "tools/index.html.br",
+            "tools/calc/index.html",
+            "tools/.partial",
+        ] {
+            std::fs::write(dist.join(file), "x").unwrap();
+        }
+        let mut pending = Pending::default();
+        // Only the folder's creation was seen: its files were written before it was watched.
+        pending.add(Change::Files(vec![dist.join("tools")]), dist);
+        assert!(!pending.unknown);
+        assert_eq!(
+            pending.files.iter().map(String::as_str).collect::<Vec<_>>(),
+            ["tools/calc/index.html", "tools/index.html", "tools/index.html.br"]
+        );
+    }
 
     #[test]
     fn the_watchers_list_of_files_stands_in_for_lost_events() {
