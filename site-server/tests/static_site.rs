@@ -622,6 +622,14 @@ async fn next_event(response: &mut reqwest::Response, buffer: &mut String, event
     }
 }
 
+/// An open page's event stream, once the server has said hello; and its unread text.
+async fn dev_events(base: &str) -> (reqwest::Response, String) {
+    let mut events = client().get(format!("{base}/__dev/events")).send().await.unwrap();
+    let mut buffer = String::new();
+    next_event(&mut events, &mut buffer, "hello").await;
+    (events, buffer)
+}
+
 #[tokio::test]
 async fn dev_mode_reloads_dist_and_tells_open_pages() {
     let root = fixture();
@@ -676,9 +684,7 @@ async fn dev_mode_follows_a_build_that_recreates_dist() {
     let root = fixture();
     let dist_dir = dist(&root);
     let base = start(&dist_dir, true).await;
-    let mut events = client().get(format!("{base}/__dev/events")).send().await.unwrap();
-    let mut buffer = String::new();
-    next_event(&mut events, &mut buffer, "hello").await;
+    let (mut events, mut buffer) = dev_events(&base).await;
 
     // A clean build: dist/ vanishes (the server keeps serving what it has) and comes back.
     let site_json = std::fs::read(dist_dir.join("_site.json")).unwrap();
@@ -969,9 +975,7 @@ async fn dev_mode_serves_pages_written_into_new_folders() {
     let root = fixture();
     let dist_dir = dist(&root);
     let base = start(&dist_dir, true).await;
-    let mut events = client().get(format!("{base}/__dev/events")).send().await.unwrap();
-    let mut buffer = String::new();
-    next_event(&mut events, &mut buffer, "hello").await;
+    let (mut events, mut buffer) = dev_events(&base).await;
     // A page in a folder of its own, written as soon as the folder is made: the folder's own
     // watch comes too late to see it, so only the folder's creation tells of the page.
     for n in 0..10 {
