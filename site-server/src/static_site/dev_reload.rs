@@ -5,7 +5,8 @@
 //! `site watch` writes `dist/.dev-build.json` after every build, last: `{"build": n, "errors":
 //! null}` or the errors, each `{"file", "line", "message"}` (file and line may be null). Seeing
 //! it, the server reloads at once and only the files that changed; other changes to `dist/` (a
-//! `site build` by hand) wait for a quiet moment and reload everything.
+//! `site build` by hand) wait for a quiet moment, then reload the files the file watch named
+//! (every file of a folder that appeared), or all of `dist/` when it lost events or many changed.
 
 use super::files::Site;
 use super::SiteCell;
