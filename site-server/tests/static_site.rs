@@ -680,6 +680,28 @@ async fn dev_mode_reloads_dist_and_tells_open_pages() {
 }
 
 #[tokio::test]
+async fn dev_mode_serves_pages_written_into_new_folders() {
+    let root = fixture();
+    let dist_dir = dist(&root);
+    let base = start(&dist_dir, true).await;
+    let (mut events, mut buffer) = dev_events(&base).await;
+    // A page in a folder of its own, written as soon as the folder is made: the folder's own
+    // watch comes too late to see it, so only the folder's creation tells of the page.
+    for n in 0..10 {
+        write(
+            &dist_dir,
+            &format!("new-{n}/index.html"),
+            page("en", "new").as_bytes(),
+            false,
+        );
+        next_event(&mut events, &mut buffer, "reload").await;
+        let (status, _, body) = get(&base, &format!("/new-{n}"), &[]).await;
+        assert_eq!(status, 200, "/new-{n} after its reload");
+        assert!(text(&body).contains("new [en]"));
+    }
+}
+
+#[tokio::test]
 async fn dev_mode_follows_a_build_that_recreates_dist() {
     let root = fixture();
     let dist_dir = dist(&root);
@@ -968,26 +990,4 @@ async fn a_dev_reload_leaves_a_large_response_in_flight_whole() {
         "the response in flight changed under the reload"
     );
     assert!(connection.get(&format!("/{LARGE}"), &[]).await.body == new);
-}
-
-#[tokio::test]
-async fn dev_mode_serves_pages_written_into_new_folders() {
-    let root = fixture();
-    let dist_dir = dist(&root);
-    let base = start(&dist_dir, true).await;
-    let (mut events, mut buffer) = dev_events(&base).await;
-    // A page in a folder of its own, written as soon as the folder is made: the folder's own
-    // watch comes too late to see it, so only the folder's creation tells of the page.
-    for n in 0..10 {
-        write(
-            &dist_dir,
-            &format!("new-{n}/index.html"),
-            page("en", "new").as_bytes(),
-            false,
-        );
-        next_event(&mut events, &mut buffer, "reload").await;
-        let (status, _, body) = get(&base, &format!("/new-{n}"), &[]).await;
-        assert_eq!(status, 200, "/new-{n} after its reload");
-        assert!(text(&body).contains("new [en]"));
-    }
 }

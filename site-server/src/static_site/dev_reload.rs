@@ -186,6 +186,8 @@ enum Change {
 #[derive(Default)]
 struct Pending {
     files: BTreeSet<String>,
+    /// Folders that appeared, whose files are read at the reload (`read_folders`).
+    folders: BTreeSet<PathBuf>,
     unknown: bool,
     status: bool,
 }
@@ -212,7 +214,7 @@ impl Pending {
             let Ok(relative) = path.strip_prefix(dist_dir) else {
                 continue;
             };
-            let relative = relative.to_string_lossy().replace('\\', "/");
+            let relative = dist_name(relative);
             if relative.is_empty() {
                 // dist/ itself went or came back (a clean build): its watch must be renewed.
                 self.unknown = true;
@@ -221,28 +223,36 @@ impl Pending {
             } else if relative.split('/').any(|part| part.starts_with('.')) {
                 continue;
             } else if path.is_dir() {
-                self.add_folder(&path, dist_dir);
+                self.folders.insert(path);
             } else {
                 self.files.insert(relative);
             }
         }
     }
 
-    /// A folder that appeared: its files as written so far. The watch of a new folder is added
-    /// only once its creation is seen, so files written into it at once (a build adding a
-    /// section, or a page with its own folder) bring no event of their own.
-    fn add_folder(&mut self, folder: &Path, dist_dir: &Path) {
-        let files = walkdir::WalkDir::new(folder)
-            .into_iter()
-            .filter_entry(|entry| !entry.file_name().to_string_lossy().starts_with('.'))
-            .filter_map(Result::ok)
-            .filter(|entry| entry.file_type().is_file());
-        for entry in files {
-            if let Ok(relative) = entry.path().strip_prefix(dist_dir) {
-                self.files.insert(relative.to_string_lossy().replace('\\', "/"));
+    /// The files of the folders that appeared, as they are now: after the quiet the reload waits
+    /// for, not when the folder's creation was seen. The watch of a new folder is added only once
+    /// its creation is seen, so files written into it at once (a build adding a section, or a
+    /// page with its own folder) bring no event of their own.
+    fn read_folders(&mut self, dist_dir: &Path) {
+        for folder in std::mem::take(&mut self.folders) {
+            let files = walkdir::WalkDir::new(folder)
+                .into_iter()
+                .filter_entry(|entry| !entry.file_name().to_string_lossy().starts_with('.'))
+                .filter_map(Result::ok)
+                .filter(|entry| entry.file_type().is_file());
+            for entry in files {
+                if let Ok(relative) = entry.path().strip_prefix(dist_dir) {
+                    self.files.insert(dist_name(relative));
+                }
             }
         }
     }
+}
+
+/// A path inside `dist/` as the site names its files: relative, with `/` between its parts.
+fn dist_name(relative: &Path) -> String {
+    relative.to_string_lossy().replace('\\', "/")
 }
 
 struct Reloader {
@@ -282,6 +292,7 @@ impl Reloader {
         if let Some(files) = status.and_then(|s| s.files) {
             pending.written_by_watcher(files);
         }
+        pending.read_folders(&self.dist_dir);
         if let Ok(mut current) = self.errors.lock() {
             current.clone_from(&errors);
         }
@@ -336,10 +347,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_new_folder_brings_the_files_already_in_it() {
+    fn a_new_folder_brings_the_files_written_into_it() {
         let root = tempfile::tempdir().unwrap();
         let dist = root.path();
         std::fs::create_dir_all(dist.join("tools/calc")).unwrap();
+        let mut pending = Pending::default();
+        // Only the folder's creation was seen; its files are written after that, before it was
+        // watched.
+        pending.add(Change::Files(vec![dist.join("tools")]), dist);
         for file in [
             "tools/index.html",
             "tools/index.html.br",
@@ -348,10 +363,8 @@ mod tests {
         ] {
             std::fs::write(dist.join(file), "x").unwrap();
         }
-        let mut pending = Pending::default();
-        // Only the folder's creation was seen: its files were written before it was watched.
-        pending.add(Change::Files(vec![dist.join("tools")]), dist);
         assert!(!pending.unknown);
+        pending.read_folders(dist);
         assert_eq!(
             pending.files.iter().map(String::as_str).collect::<Vec<_>>(),
             ["tools/calc/index.html", "tools/index.html", "tools/index.html.br"]
