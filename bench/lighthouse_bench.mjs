@@ -1,5 +1,9 @@
 // Step 8: Lighthouse in its mobile profile (simulated slow 4G and a 4x slower CPU) on each page
-// type, served by our release server, in Debian's Chromium (never a downloaded browser).
+// type, in Debian's Chromium (never a downloaded browser), served two ways: by our release server
+// alone over plain HTTP/1.1, and as docs/deploy.md deploys it, nginx with TLS and HTTP/2
+// (deploy/nginx-site.conf, templated as the deployment test does) in front of that server. The
+// simulation gives an HTTP/1.1 origin six connections, each new one a handshake and a slow start;
+// over HTTP/2 every request shares the page's own connection.
 //
 //   node bench/lighthouse_bench.mjs REPO WORK RESULTS [RUNS]
 //
@@ -10,7 +14,9 @@
 import { spawn, execFile } from 'node:child_process';
 import { mkdirSync, readFileSync, appendFileSync, openSync } from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 
 const [repo, work, results, runsArg] = process.argv.slice(2);
@@ -57,6 +63,22 @@ async function freePort() {
   return port;
 }
 
+/** Waits until something accepts connections on `port` (nginx's TLS port: no request needed). */
+async function waitForPort(port) {
+  for (let i = 0; i < 300; i++) {
+    const open = await new Promise((resolve) => {
+      const socket = net.connect(port, '127.0.0.1', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.on('error', () => resolve(false));
+    });
+    if (open) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`nothing listened on port ${port}`);
+}
+
 async function waitFor(url) {
   for (let i = 0; i < 300; i++) {
     try {
@@ -93,7 +115,8 @@ function runLighthouse(url, out) {
       '--output=json',
       `--output-path=${out}`,
       '--only-categories=performance,accessibility,best-practices,seo',
-      '--chrome-flags=--headless=new --no-sandbox',
+      // The deployment's certificate is a throwaway self-signed one.
+      `--chrome-flags=--headless=new --no-sandbox${url.startsWith('https:') ? ' --ignore-certificate-errors' : ''}`,
     ],
     { env: { ...process.env, CHROME_PATH: CHROME }, maxBuffer: 64 * 1024 * 1024 },
   );
@@ -116,32 +139,80 @@ function readReport(out) {
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-async function main() {
-  const port = await freePort();
-  const origin = `http://127.0.0.1:${port}`;
-  const feed = await startFeed(origin);
-  const data = path.join(work, 'data-lighthouse');
+/** Our release server on `port`, reading `feedUrl`; `name` names its data and log. */
+async function startApi(name, port, feedUrl) {
+  const data = path.join(work, `data-lighthouse-${name}`);
   mkdirSync(data, { recursive: true });
-  const log = openSync(path.join(work, 'api-lighthouse.log'), 'w');
-  const env = { ...process.env, PORT: String(port), DIST_DIR: path.join(repo, 'dist'), DATA_DIR: data, BLOG_FEED_URL: feed.url };
+  const log = openSync(path.join(work, `api-lighthouse-${name}.log`), 'w');
+  const env = { ...process.env, PORT: String(port), DIST_DIR: path.join(repo, 'dist'), DATA_DIR: data, BLOG_FEED_URL: feedUrl };
   delete env.DATABASE_URL;
   const server = spawn(path.join(repo, 'target/release/api'), ['serve'], { env, stdio: ['ignore', log, log] });
+  await waitFor(`http://127.0.0.1:${port}/`);
+  return { port, stop: () => server.kill() };
+}
+
+/** nginx with the shipped site configuration on `httpsPort`, in front of the server on `instancePort`. */
+async function startNginx(httpsPort, instancePort) {
+  const { writeNginxConfig } = await import(pathToFileURL(path.join(repo, 'tests/deploy/nginx-config.mjs')).href);
+  const dir = path.join(work, 'nginx-lighthouse');
+  mkdirSync(dir, { recursive: true });
+  const { nginxArgs } = await writeNginxConfig(dir, {
+    httpPort: await freePort(),
+    httpsPort,
+    instancePorts: [instancePort],
+  });
+  const nginx = spawn('nginx', nginxArgs, { stdio: ['ignore', 'ignore', 'inherit'] });
+  await waitForPort(httpsPort);
+  return { stop: () => nginx.kill() };
+}
+
+/** The two ways the pages are served: our server alone, and the deployment in front of it. */
+const SERVINGS = [
+  {
+    name: 'alone',
+    label: '',
+    async start() {
+      const port = await freePort();
+      const origin = `http://127.0.0.1:${port}`;
+      // The feed names images on the site itself, as the page's CSP requires ('self' or https).
+      const feed = await startFeed(origin);
+      const api = await startApi('alone', port, feed.url);
+      return { origin, stop: () => (api.stop(), feed.server.close()) };
+    },
+  },
+  {
+    name: 'deployed',
+    label: ' via nginx (TLS, HTTP/2)',
+    async start() {
+      const httpsPort = await freePort();
+      const origin = `https://127.0.0.1:${httpsPort}`;
+      const feed = await startFeed(origin);
+      const api = await startApi('deployed', await freePort(), feed.url);
+      const nginx = await startNginx(httpsPort, api.port);
+      return { origin, stop: () => (nginx.stop(), api.stop(), feed.server.close()) };
+    },
+  },
+];
+
+async function measure(serving) {
+  const { origin, stop } = await serving.start();
   try {
-    await waitFor(`${origin}/`);
     for (const [kind, route] of PAGES) {
       const runs = [];
-      for (let n = 0; n < RUNS; n++) runs.push(await audit(`${origin}${route}`, path.join(work, `lighthouse-${kind}-${n}.json`)));
+      for (let n = 0; n < RUNS; n++) {
+        runs.push(await audit(`${origin}${route}`, path.join(work, `lighthouse-${serving.name}-${kind}-${n}.json`)));
+      }
       const m = Object.fromEntries(
         ['performance', 'accessibility', 'bestPractices', 'seo', 'fcp', 'lcp'].map((k) => [k, median(runs.map((r) => r[k]))]),
       );
       const others = `accessibility ${m.accessibility}, best practices ${m.bestPractices}, SEO ${m.seo}`;
       const paints = `FCP ${m.fcp.toFixed(2)} s, LCP ${m.lcp.toFixed(2)} s (${runs[0].lcpElement || 'no element'})`;
       console.log(
-        `  ${kind} ${route}: performance ${m.performance} (runs ${runs.map((r) => r.performance).join(', ')}); ${others}; ${paints}`,
+        `  ${kind} ${route}${serving.label}: performance ${m.performance} (runs ${runs.map((r) => r.performance).join(', ')}); ${others}; ${paints}`,
       );
       const row = (r) => appendFileSync(results, JSON.stringify({ group: GROUP, ...r }) + '\n');
       row({
-        row: `${kind} ${route}: performance score`,
+        row: `${kind} ${route}${serving.label}: performance score`,
         ours: m.performance,
         anchor: 100,
         unit: 'score',
@@ -150,7 +221,7 @@ async function main() {
         detail: `${others}; Lighthouse ${runs[0].version}, median of ${RUNS}`,
       });
       row({
-        row: `${kind} ${route}: First Contentful Paint`,
+        row: `${kind} ${route}${serving.label}: First Contentful Paint`,
         ours: m.fcp,
         anchor: FCP_GOAL_S,
         unit: 's',
@@ -160,9 +231,12 @@ async function main() {
       });
     }
   } finally {
-    server.kill();
-    feed.server.close();
+    stop();
   }
+}
+
+async function main() {
+  for (const serving of SERVINGS) await measure(serving);
 }
 
 main().catch((err) => {
