@@ -6,8 +6,9 @@ export PORT
 .PHONY: run test lint build dev bench new invite deps test-deps ui-deps tests-deps ui site site-release clean
 
 # npm packages at the lock files' versions, installed again only when a lock file changes.
-# `npm install`, not `npm ci`: with this machine kind's npm settings (omit-lockfile-registry-resolved)
-# npm 11 writes locks without other platforms' optional packages, which its own `npm ci` rejects.
+# `npm install`, not `npm ci`: it keeps what node_modules already holds. The locks list every
+# platform's optional packages (as npm install writes them on a fresh clone), so it leaves them as
+# they are; without those entries it added them, and `npm ci` rejected the lock.
 ui/node_modules/.package-lock.json: ui/package-lock.json ui/package.json
 	npm --prefix ui install --no-audit --no-fund --loglevel=error
 tests/node_modules/.package-lock.json: tests/package-lock.json tests/package.json

@@ -36,8 +36,7 @@ if [ ! -e /usr/lib/nginx/modules/ngx_http_brotli_static_module.so ]; then
 fi
 export PATH=$PATH:/usr/sbin
 if [ ! -e bench/node_modules/.package-lock.json ] || [ bench/package-lock.json -nt bench/node_modules/.package-lock.json ]; then
-  # `npm install` at the locked versions: `npm ci` rejects this lock (it lacks Pagefind's
-  # binaries for other platforms).
+  # `npm install` at the locked versions, as the Makefile installs the UI's and the tests'.
   npm --prefix bench install --no-audit --no-fund --loglevel=error
 fi
 for f in target/release/site target/release/api dist/assets/manifest.json ui/.ssr/render.mjs tests/node_modules/playwright-core; do
