@@ -139,6 +139,17 @@ function readReport(out) {
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
+/** The servers this script started: stopped when it exits, even on an error before their run's end. */
+const children = new Set();
+process.on('exit', () => children.forEach((child) => child.kill()));
+
+function startChild(command, args, options) {
+  const child = spawn(command, args, options);
+  children.add(child);
+  child.on('exit', () => children.delete(child));
+  return child;
+}
+
 /** Our release server on `port`, reading `feedUrl`; `name` names its data and log. */
 async function startApi(name, port, feedUrl) {
   const data = path.join(work, `data-lighthouse-${name}`);
@@ -146,7 +157,7 @@ async function startApi(name, port, feedUrl) {
   const log = openSync(path.join(work, `api-lighthouse-${name}.log`), 'w');
   const env = { ...process.env, PORT: String(port), DIST_DIR: path.join(repo, 'dist'), DATA_DIR: data, BLOG_FEED_URL: feedUrl };
   delete env.DATABASE_URL;
-  const server = spawn(path.join(repo, 'target/release/api'), ['serve'], { env, stdio: ['ignore', log, log] });
+  const server = startChild(path.join(repo, 'target/release/api'), ['serve'], { env, stdio: ['ignore', log, log] });
   await waitFor(`http://127.0.0.1:${port}/`);
   return { port, stop: () => server.kill() };
 }
@@ -161,7 +172,7 @@ async function startNginx(httpsPort, instancePort) {
     httpsPort,
     instancePorts: [instancePort],
   });
-  const nginx = spawn('nginx', nginxArgs, { stdio: ['ignore', 'ignore', 'inherit'] });
+  const nginx = startChild('nginx', nginxArgs, { stdio: ['ignore', 'ignore', 'inherit'] });
   await waitForPort(httpsPort);
   return { stop: () => nginx.kill() };
 }
