@@ -12,9 +12,9 @@
 // blog. Each page is audited RUNS times (BENCH_LIGHTHOUSE_RUNS, default 3); every figure is the
 // median of its runs.
 import { spawn, execFile } from 'node:child_process';
-import { mkdirSync, readFileSync, appendFileSync, openSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, appendFileSync, openSync, rmSync } from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
@@ -61,22 +61,6 @@ async function freePort() {
   const port = await listen(server);
   await new Promise((resolve) => server.close(resolve));
   return port;
-}
-
-/** Waits until something accepts connections on `port` (nginx's TLS port: no request needed). */
-async function waitForPort(port) {
-  for (let i = 0; i < 300; i++) {
-    const open = await new Promise((resolve) => {
-      const socket = net.connect(port, '127.0.0.1', () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.on('error', () => resolve(false));
-    });
-    if (open) return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`nothing listened on port ${port}`);
 }
 
 async function waitFor(url) {
@@ -143,8 +127,7 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
 const children = new Set();
 process.on('exit', () => children.forEach((child) => child.kill()));
 
-function startChild(command, args, options) {
-  const child = spawn(command, args, options);
+function track(child) {
   children.add(child);
   child.on('exit', () => children.delete(child));
   return child;
@@ -157,24 +140,28 @@ async function startApi(name, port, feedUrl) {
   const log = openSync(path.join(work, `api-lighthouse-${name}.log`), 'w');
   const env = { ...process.env, PORT: String(port), DIST_DIR: path.join(repo, 'dist'), DATA_DIR: data, BLOG_FEED_URL: feedUrl };
   delete env.DATABASE_URL;
-  const server = startChild(path.join(repo, 'target/release/api'), ['serve'], { env, stdio: ['ignore', log, log] });
+  const server = track(spawn(path.join(repo, 'target/release/api'), ['serve'], { env, stdio: ['ignore', log, log] }));
   await waitFor(`http://127.0.0.1:${port}/`);
   return { port, stop: () => server.kill() };
 }
 
-/** nginx with the shipped site configuration on `httpsPort`, in front of the server on `instancePort`. */
+/**
+ * nginx with the shipped site configuration on `httpsPort`, in front of the server on
+ * `instancePort`, started as the deployment test starts it. Its directory is outside WORK, which
+ * is private to root: nginx's workers must reach their temp paths.
+ */
 async function startNginx(httpsPort, instancePort) {
-  const { writeNginxConfig } = await import(pathToFileURL(path.join(repo, 'tests/deploy/nginx-config.mjs')).href);
-  const dir = path.join(work, 'nginx-lighthouse');
-  mkdirSync(dir, { recursive: true });
-  const { nginxArgs } = await writeNginxConfig(dir, {
-    httpPort: await freePort(),
-    httpsPort,
-    instancePorts: [instancePort],
-  });
-  const nginx = startChild('nginx', nginxArgs, { stdio: ['ignore', 'ignore', 'inherit'] });
-  await waitForPort(httpsPort);
-  return { stop: () => nginx.kill() };
+  const stack = await import(pathToFileURL(path.join(repo, 'tests/deploy/stack.mjs')).href);
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'site-bench-nginx-'));
+  chmodSync(dir, 0o755);
+  const { nginx } = await stack.startNginx(dir, { httpPort: await freePort(), httpsPort, instancePorts: [instancePort] });
+  track(nginx);
+  return {
+    stop: () => {
+      nginx.kill();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 /** The two ways the pages are served: our server alone, and the deployment in front of it. */

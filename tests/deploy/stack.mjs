@@ -181,6 +181,36 @@ export function sessionCookie(response) {
 }
 
 /**
+ * nginx with the shipped site (`writeNginxConfig`, every path in `dir`, which its workers must be
+ * able to reach) in front of the instances on `instancePorts`, once `nginx -t` accepts it.
+ * Resolves when it answers `/api/health/live` over HTTPS; stopped again if it never does.
+ */
+export async function startNginx(dir, { httpPort, httpsPort, instancePorts }) {
+  const { ca, nginxArgs } = await writeNginxConfig(dir, { httpPort, httpsPort, instancePorts });
+  const checked = await run(NGINX, [...nginxArgs, '-t']).catch((err) => err);
+  if (checked instanceof Error) throw new Error(`nginx -t rejects the site:\n${checked.stderr}`);
+  const nginx = spawn(NGINX, nginxArgs, { stdio: ['ignore', 'ignore', 'pipe'] });
+  const nginxOutput = [];
+  nginx.stderr.on('data', (c) => nginxOutput.push(c.toString()));
+  const origin = `https://127.0.0.1:${httpsPort}`;
+  try {
+    await waitFor('nginx answers on https', async () => {
+      if (nginx.exitCode !== null) throw new Error(`nginx exited: ${nginxOutput.join('')}`);
+      const client = new Client(origin, ca);
+      try {
+        return (await client.request('GET', '/api/health/live')).status === 200;
+      } finally {
+        client.close();
+      }
+    });
+  } catch (err) {
+    nginx.kill();
+    throw err;
+  }
+  return { nginx, ca, checked };
+}
+
+/**
  * Starts the stack: a fresh database in the with-postgres cluster, `instances` api processes
  * started at once on it (the first start of an empty database), nginx with the shipped site.
  */
@@ -223,21 +253,7 @@ export async function startStack({ instances = 2 } = {}) {
   const servers = instancePorts.map((port, i) => new Instance(`instance ${i + 1}`, port, path.join(dir, `data-${i + 1}`), env));
   await Promise.all(servers.map((s) => s.start()));
 
-  const { ca, nginxArgs } = await writeNginxConfig(dir, { httpPort, httpsPort, instancePorts });
-  const checked = await run(NGINX, [...nginxArgs, '-t']).catch((err) => err);
-  if (checked instanceof Error) throw new Error(`nginx -t rejects the site:\n${checked.stderr}`);
-  const nginx = spawn(NGINX, nginxArgs, { stdio: ['ignore', 'ignore', 'pipe'] });
-  const nginxOutput = [];
-  nginx.stderr.on('data', (c) => nginxOutput.push(c.toString()));
-  await waitFor('nginx answers on https', async () => {
-    if (nginx.exitCode !== null) throw new Error(`nginx exited: ${nginxOutput.join('')}`);
-    const client = new Client(origin, ca);
-    try {
-      return (await client.request('GET', '/api/health/live')).status === 200;
-    } finally {
-      client.close();
-    }
-  });
+  const { nginx, ca, checked } = await startNginx(dir, { httpPort, httpsPort, instancePorts });
 
   return {
     dir,
