@@ -24,12 +24,19 @@ tests-deps: test-deps tests/node_modules/.package-lock.json
 ui: ui-deps
 	npm --prefix ui run --silent build
 
+# One build command per profile, so no target compiles the shared dependencies again with
+# another feature set: cargo unifies features over the packages a command names, and a test
+# build also turns on the dev-dependencies' features. `make test` builds every test binary and
+# both debug binaries in one go; every other target reuses the release binaries of `make run`.
+DEBUG_BUILD := cargo test -q --workspace --no-run
+RELEASE_BUILD := cargo build -q --release -p generator -p api
+
 # The site with the debug generator (tests) or the release one (run).
 site: ui
-	cargo build -q -p generator -p api
+	$(DEBUG_BUILD)
 	target/debug/site build
 site-release: ui
-	cargo build -q --release -p generator -p api
+	$(RELEASE_BUILD)
 	target/release/site build
 
 build: site-release
@@ -39,7 +46,7 @@ run: site-release
 	target/release/api serve
 
 dev: ui
-	cargo build -q -p generator -p api
+	$(RELEASE_BUILD)
 	scripts/dev.sh
 
 # The quality checks, cheapest first, so a formatting slip fails in seconds rather than after
@@ -61,7 +68,7 @@ test: lint site tests-deps
 
 # A new page in every language: make new PAGE=notes/my-topic
 new:
-	cargo build -q --release -p generator
+	$(RELEASE_BUILD)
 	target/release/site new $(PAGE)
 
 bench: site-release tests-deps
@@ -69,7 +76,8 @@ bench: site-release tests-deps
 
 # Prints a new invitation code as the last line; e.g. `make invite ARGS="--uses 5 --expires-days 30"`.
 invite: deps
-	cargo run -q --release -p api -- invite create $(ARGS)
+	$(RELEASE_BUILD)
+	target/release/api invite create $(ARGS)
 
 clean:
 	rm -rf dist ui/.ssr

@@ -4,7 +4,7 @@ set -euo pipefail
 # The watcher builds first and writes dist/.dev-build.json after every build; the server needs
 # that first build's dist/ to start, and then shows each build's outcome in the open pages.
 rm -f dist/.dev-build.json
-target/debug/site watch --dev &
+target/release/site watch --dev &
 watcher=$!
 server=
 trap 'kill $watcher $server 2>/dev/null' EXIT INT TERM
@@ -18,6 +18,6 @@ until [ -e dist/_site.json ]; do
   kill -0 "$watcher" 2>/dev/null || exit 1
   sleep 0.2
 done
-target/debug/api serve --dev &
+target/release/api serve --dev &
 server=$!
 wait "$watcher"

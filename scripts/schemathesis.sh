@@ -14,7 +14,10 @@ fi
 ST=(st)
 command -v st >/dev/null 2>&1 || ST=(python3 -m schemathesis.cli)
 
-cargo build -q -p api
+# The Makefile's debug build (`make test` has run it already, so this is a no-op there): a
+# `cargo build -p api` of its own would compile the API's dependencies again with another
+# feature set, and replace the binary the later test layers run.
+cargo test -q --workspace --no-run
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/schemathesis.XXXXXX")
 SERVER_PID=""
