@@ -4,6 +4,7 @@
 #   BENCH_SIZES="1000:3 10000:1"  synthetic-site sizes N and runs of each build kind
 #   BENCH_WRK_SECONDS=5 BENCH_WRK_RUNS=3  wrk duration and alternating runs per server
 #   BENCH_LIGHTHOUSE_RUNS=3  Lighthouse audits per page type (medians)
+#   BENCH_FRESH=0  skips step 9 (make run and make test on clean clones, about half an hour)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REPO=$PWD
@@ -103,6 +104,11 @@ fi
 echo "== 1. Generator vs Hugo (sizes: $SIZES)"
 # shellcheck disable=SC2086
 python3 bench/build_bench.py "$REPO" "$WORK" "$RESULTS" $SIZES
+
+if [ "${BENCH_FRESH:-1}" != 0 ]; then
+  echo "== 9. A fresh clone: make run, make invite, make dev, make test"
+  python3 bench/fresh_bench.py "$REPO" "$WORK" "$RESULTS"
+fi
 
 echo
 python3 bench/report.py "$RESULTS" BENCHMARKS.md "make bench" "$WORK/load.txt"

@@ -4,7 +4,9 @@
     serve_bench.py REPO WORK RESULTS SECONDS RUNS
 
 Step 2: wrk (64 connections, SECONDS each, RUNS alternating runs per server) on an article page,
-a hashed JS chunk and the home page, with gzip and with br; medians of requests/s and p99.
+a hashed JS chunk and the home page, with gzip and with br; medians of requests/s and p99, with
+the spread of p99 over the runs. On two or more cores the server under test (ours, or nginx with
+one worker) runs on one core and wrk on another (taskset), so neither steals the other's time.
 Also GET /api/denglu (ours only: nginx has no API). Step 5: a fresh server, load_bench.mjs.
 Step 7: the deployment of docs/deploy.md: the same article page and GET /api/denglu through nginx
 (deploy/nginx-site.conf, TLS) to two instances sharing one database, beside one instance alone.
@@ -25,6 +27,14 @@ REPO, WORK, RESULTS = (Path(a).resolve() for a in sys.argv[1:4])
 SECONDS, RUNS = int(sys.argv[4]), int(sys.argv[5])
 DIST = REPO / "dist"
 BROTLI_MODULE = Path("/usr/lib/nginx/modules/ngx_http_brotli_static_module.so")
+
+
+# Core 0 for the load generator, core 1 for the server under test; unpinned on one core.
+PINNED = (os.cpu_count() or 1) >= 2 and subprocess.run(["which", "taskset"], capture_output=True).returncode == 0
+SERVER_CORE = ["taskset", "-c", "1"] if PINNED else []
+LOAD_CORE = ["taskset", "-c", "0"] if PINNED else []
+PLACEMENT = ("server on core 1 (nginx: 1 worker), wrk -t1 on core 0" if PINNED
+             else "one core: server and wrk share it")
 
 
 def row(**kw):
@@ -50,7 +60,7 @@ def wait_for(port, path="/", timeout=60):
     sys.exit(f"nothing answered on port {port}")
 
 
-def start_ours(name, **settings):
+def start_ours(name, pinned=False, **settings):
     port = free_port()
     data = WORK / f"data-{name}"
     data.mkdir(parents=True, exist_ok=True)
@@ -58,7 +68,9 @@ def start_ours(name, **settings):
     env.pop("DATABASE_URL", None)  # the default is the SQLite file in DATA_DIR
     env.update(settings)
     log = open(WORK / f"api-{name}.log", "w")
-    proc = subprocess.Popen([REPO / "target/release/api", "serve"], env=env, stdout=log, stderr=log)
+    # Pinned, tokio sizes its runtime to the one core it may use, as nginx gets one worker.
+    command = [*(SERVER_CORE if pinned else []), REPO / "target/release/api", "serve"]
+    proc = subprocess.Popen(command, env=env, stdout=log, stderr=log)
     wait_for(port)
     return proc, port
 
@@ -69,10 +81,12 @@ def start_nginx():
     has_brotli = BROTLI_MODULE.exists()
     conf = (conf.replace("@WORK@", str(WORK)).replace("@DIST@", str(DIST)).replace("@PORT@", str(port))
             .replace("@BROTLI_MODULE@", f"load_module {BROTLI_MODULE};" if has_brotli else "")
-            .replace("@BROTLI@", "brotli_static on;" if has_brotli else ""))
+            .replace("@BROTLI@", "brotli_static on;" if has_brotli else "")
+            .replace("@WORKERS@", "1" if PINNED else "auto"))
     path = WORK / "nginx.conf"
     path.write_text(conf)
-    proc = subprocess.Popen(["nginx", "-c", path, "-p", WORK], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen([*SERVER_CORE, "nginx", "-c", path, "-p", WORK], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
     wait_for(port)
     return proc, port, has_brotli
 
@@ -96,10 +110,12 @@ def to_ms(value, unit):
     return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
 
 
-def wrk(port, path, encoding, origin=None):
+def wrk(port, path, encoding, origin=None, pinned=False):
     url = f"{origin or f'http://127.0.0.1:{port}'}{path}"
-    out = subprocess.run(["wrk", "-t2", "-c64", f"-d{SECONDS}s", "--latency", "-H", f"Accept-Encoding: {encoding}", url],
-                         capture_output=True, text=True, check=True).stdout
+    threads = ["-t1"] if pinned and PINNED else ["-t2"]
+    command = [*(LOAD_CORE if pinned else []), "wrk", *threads, "-c64", f"-d{SECONDS}s", "--latency",
+               "-H", f"Accept-Encoding: {encoding}", url]
+    out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
     p99 = re.search(r"99%\s+([\d.]+)(us|ms|s)", out)
     errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
@@ -112,7 +128,7 @@ def serving():
     manifest = json.loads((DIST / "assets/manifest.json").read_text())
     chunk = manifest["entry"]
     targets = [("article /valuation-models/dcf", "/valuation-models/dcf"), (f"JS chunk {chunk}", chunk), ("home /", "/")]
-    ours, ours_port = start_ours("serve")
+    ours, ours_port = start_ours("serve", pinned=True)
     nginx, nginx_port, has_brotli = start_nginx()
     encodings = ["gzip", "br"] if has_brotli else ["gzip"]
     try:
@@ -124,17 +140,20 @@ def serving():
                     sys.exit(f"ours and nginx differ on {path} ({enc}): {a[:2]} {len(a[2])}B vs {b[:2]} {len(b[2])}B")
                 res = {"ours": [], "nginx": []}
                 for r in range(RUNS):
-                    res["ours"].append(wrk(ours_port, path, enc))
-                    res["nginx"].append(wrk(nginx_port, path, enc))
+                    res["ours"].append(wrk(ours_port, path, enc, pinned=True))
+                    res["nginx"].append(wrk(nginx_port, path, enc, pinned=True))
                 med = {k: (statistics.median(x[0] for x in v), statistics.median(x[1] for x in v)) for k, v in res.items()}
+                spread = {k: (min(x[1] for x in v), max(x[1] for x in v)) for k, v in res.items()}
                 print(f"  {label} {enc}: ours {med['ours'][0]:.0f} req/s p99 {med['ours'][1]:.2f}ms, "
                       f"nginx {med['nginx'][0]:.0f} req/s p99 {med['nginx'][1]:.2f}ms", flush=True)
-                size = f"{len(a[2])} B {enc} body"
+                size = f"{len(a[2])} B {enc} body; {PLACEMENT}"
+                p99_spread = (f"p99 over {RUNS} runs: ours {spread['ours'][0]:.2f}–{spread['ours'][1]:.2f} ms, "
+                              f"nginx {spread['nginx'][0]:.2f}–{spread['nginx'][1]:.2f} ms")
                 row(group="2. Static serving vs nginx", row=f"{label}, {enc}: requests/s", ours=med["ours"][0],
                     anchor=med["nginx"][0], unit="req/s", higher_is_better=True, goal=1.0, detail=size)
                 row(group="2. Static serving vs nginx", row=f"{label}, {enc}: p99 latency", ours=med["ours"][1],
-                    anchor=med["nginx"][1], unit="ms", higher_is_better=False, goal=1.0, detail=size)
-        denglu = [wrk(ours_port, "/api/denglu", "gzip") for _ in range(RUNS)]
+                    anchor=med["nginx"][1], unit="ms", higher_is_better=False, goal=1.0, detail=f"{size}; {p99_spread}")
+        denglu = [wrk(ours_port, "/api/denglu", "gzip", pinned=True) for _ in range(RUNS)]
         row(group="2. Static serving vs nginx", row="GET /api/denglu: requests/s (p99 in detail)",
             ours=statistics.median(d[0] for d in denglu), anchor=None, unit="req/s", higher_is_better=True,
             detail=f"p99 {statistics.median(d[1] for d in denglu):.2f} ms; no anchor (nginx has no API)")
