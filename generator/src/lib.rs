@@ -1,38 +1,39 @@
 //! The site generator: `site-config.yaml`, `content/` and `locales/` in, `dist/` out.
+//!
+//! The modules, each on the ones before it: `diagnostics` (what the checks find, as data),
+//! `model` (the site as its sources describe it), `output` (the files of `dist/` and their
+//! formats), `render` (templates and islands), `plan` (the one render plan `build`, `check` and
+//! `watch` run), `dev` (`site watch`), `authoring` (`site new`, `site translated`).
 
-pub mod assets;
-pub mod config;
-pub mod content;
-pub mod date;
-pub mod feed;
-pub mod incremental;
-pub mod islands;
-pub mod layout;
-pub mod links;
-pub mod locales;
-pub mod markdown;
-pub mod new_page;
-pub mod output;
-pub mod page_styles;
-pub mod pages;
-pub mod reading;
-pub mod search_chunks;
-pub mod search_index;
-pub mod site;
-pub mod site_values;
-pub mod sitemap;
-pub mod structured_data;
-pub mod tags;
-pub mod templates;
-pub mod translations;
-pub mod views;
-pub mod watch;
+mod authoring;
+mod dev;
+mod diagnostics;
+mod model;
+mod output;
+mod plan;
+mod render;
 
-/// An error and its causes, one `Reason:` line each, for the owner's terminal.
-pub fn describe_error(error: &anyhow::Error) -> String {
-    let mut text = error.to_string();
-    for cause in error.chain().skip(1) {
-        text.push_str(&format!("\nReason: {cause}"));
-    }
-    text
+pub use authoring::new_page::{create as new_page, today};
+pub use dev::{watch, STATUS_FILE};
+pub use diagnostics::{describe_error, Diagnostic};
+pub use model::config::SiteConfig;
+pub use model::site::Site;
+pub use model::site_values::placeholder_warnings;
+pub use plan::{build, check, BuildOptions, BuildReport, CheckReport, Resident};
+pub use site_contract::page_file;
+
+/// A page file's front matter and body, as the build reads them (the examples test reads the
+/// worked examples' figures from the front matter).
+pub mod content {
+    pub use crate::model::content::{parse_page, FrontMatter, PageFile};
+}
+
+/// The Markdown renderer, as the build renders each page.
+pub mod markdown {
+    pub use crate::model::markdown::{render, MarkdownError, RenderOptions, Rendered};
+}
+
+/// Where each page's translations stand, and recording that one is up to date.
+pub mod translations {
+    pub use crate::model::translations::{record, table, Status, Translation};
 }

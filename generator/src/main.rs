@@ -1,5 +1,5 @@
 use clap::{Parser, Subcommand};
-use generator::site::{self, BuildOptions};
+use generator::BuildOptions;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -80,14 +80,14 @@ fn options(cli: &Cli, dev: bool) -> BuildOptions {
 fn run(cli: &Cli) -> anyhow::Result<()> {
     match &cli.command {
         Command::Build { dev } => {
-            let report = site::build(&options(cli, *dev))?;
+            let report = generator::build(&options(cli, *dev))?;
             for warning in &report.warnings {
                 eprintln!("warning: {warning}");
             }
             println!("{}", report.summary());
         }
         Command::Check { translations } => {
-            let report = site::check(&options(cli, false))?;
+            let report = generator::check(&options(cli, false))?;
             for warning in &report.warnings {
                 eprintln!("warning: {warning}");
             }
@@ -101,9 +101,9 @@ fn run(cli: &Cli) -> anyhow::Result<()> {
                 println!("{}: translated_from: {hash}", file.display());
             }
         }
-        Command::Watch { dev } => generator::watch::watch(options(cli, *dev))?,
+        Command::Watch { dev } => generator::watch(options(cli, *dev))?,
         Command::New { page } => {
-            for file in generator::new_page::create(&root(cli), page, &generator::new_page::today())? {
+            for file in generator::new_page(&root(cli), page, &generator::today())? {
                 println!("{}", file.display());
             }
         }

@@ -5,7 +5,7 @@
 
 mod common;
 
-use generator::site::{build, check, page_file, BuildOptions};
+use generator::{build, check, page_file, BuildOptions};
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
@@ -341,7 +341,7 @@ fn finance_articles_and_notes_end_with_the_not_advice_notice_in_their_language()
 
 #[test]
 fn the_app_legal_pages_name_the_operator_set_once_in_site_config_and_warn_while_it_is_a_placeholder() {
-    let config = generator::config::SiteConfig::load(&repo().join("site-config.yaml")).unwrap();
+    let config = generator::SiteConfig::load(&repo().join("site-config.yaml")).unwrap();
     let operator = config
         .operator
         .clone()
@@ -367,7 +367,7 @@ fn the_app_legal_pages_name_the_operator_set_once_in_site_config_and_warn_while_
     }
     // While a setting is a placeholder (as in the repository until the owner sets it), every
     // build says so.
-    for warning in generator::site_values::placeholder_warnings(&config) {
+    for warning in generator::placeholder_warnings(&config) {
         assert!(site().warnings.contains(&warning), "the build did not warn: {warning}");
     }
 }
@@ -830,7 +830,7 @@ fn own_text(lang: &str, key: &str) -> Option<String> {
 
 #[test]
 fn every_article_and_note_is_tagged_alike_in_every_language_and_each_tag_has_a_named_page() {
-    let loaded = generator::site::Site::load(&repo()).unwrap();
+    let loaded = generator::Site::load(&repo()).unwrap();
     let pages = &loaded.pages;
     let mut tags = std::collections::BTreeSet::new();
     for article in pages.built().filter(|p| p.lang == "en" && pages.is_article(p)) {

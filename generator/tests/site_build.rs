@@ -4,7 +4,7 @@
 
 mod common;
 
-use generator::site::{build, check, BuildOptions};
+use generator::{build, check, BuildOptions};
 use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -823,7 +823,7 @@ fn the_site_command_prints_the_translation_table_and_records_translations() {
 fn tags_get_a_page_in_every_language_linked_from_the_pages_that_carry_them() {
     let out = tempfile::tempdir().unwrap();
     let report = build(&options(&fixture(), out.path())).unwrap();
-    let read = |url: &str| std::fs::read_to_string(out.path().join(generator::site::page_file(url))).unwrap();
+    let read = |url: &str| std::fs::read_to_string(out.path().join(generator::page_file(url))).unwrap();
 
     let note = read("/zh/notes/first");
     assert!(

@@ -6,9 +6,9 @@
 //! build's file, line and message, cleared by the next good build; its terminal shows each error
 //! and warning once.
 
-use generator::incremental::Resident;
-use generator::site::{build, BuildOptions};
-use generator::watch::STATUS_FILE;
+use generator::Resident;
+use generator::STATUS_FILE;
+use generator::{build, BuildOptions};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command};

@@ -1,0 +1,172 @@
+//! `site-config.yaml`: the owner's site-wide settings.
+
+use crate::diagnostics::Diagnostic;
+use crate::model::layout::Frame;
+use anyhow::{bail, Context, Result};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct SiteConfig {
+    pub base_url: String,
+    pub owner: Owner,
+    pub languages: Vec<Language>,
+    pub default_language: String,
+    pub sidebar: Vec<MenuItem>,
+    #[serde(default)]
+    pub collections: BTreeMap<String, Collection>,
+    /// Routes whose pages get another frame than the full one (`form`, `bare`).
+    #[serde(default)]
+    pub frames: BTreeMap<String, Frame>,
+    pub feed_url: String,
+    /// Route prefixes whose pages end with the "education, not investment advice" notice.
+    #[serde(default)]
+    pub not_advice: Vec<String>,
+    /// The link-preview image of pages without an `image:` of their own (the owner's image when
+    /// absent).
+    #[serde(default)]
+    pub og_image: Option<PreviewImage>,
+    /// Who provides the mobile app, as its legal pages name them (`{{operator.email}}` in content).
+    #[serde(default)]
+    pub operator: Option<Operator>,
+}
+
+/// The app's provider and how to reach them: the legal pages must name a real one.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Operator {
+    pub name: String,
+    pub email: String,
+    pub postal_address: String,
+}
+
+/// An image for link previews (`og:image`): a file of `static/` and its size in pixels.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct PreviewImage {
+    /// `/images/name.png`, a file under `static/`.
+    pub src: String,
+    pub width: u32,
+    pub height: u32,
+}
+
+impl PreviewImage {
+    /// Wide enough for a large preview card (Twitter/X shows those at about 2:1).
+    pub fn is_wide(&self) -> bool {
+        u64::from(self.width) * 2 >= u64::from(self.height) * 3
+    }
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Owner {
+    pub name: String,
+    pub image: String,
+    #[serde(default)]
+    pub links: Vec<ContactLink>,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct ContactLink {
+    /// Key under `contact.` in locales/*/translation.json, the link's visible label.
+    pub key: String,
+    pub url: String,
+    pub icon: String,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Language {
+    /// The code used in paths and locale folders: `en`, `zh`, `ja`.
+    pub code: String,
+    /// The BCP 47 tag for `lang`, `hreflang` and `Content-Language`: `zh-Hant` for Traditional Chinese.
+    pub tag: String,
+    pub og_locale: String,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct MenuItem {
+    #[serde(rename = "titleKey")]
+    pub title_key: String,
+    pub link: String,
+    pub icon: String,
+    #[serde(rename = "subMenu", default, skip_serializing_if = "Vec::is_empty")]
+    pub sub_menu: Vec<MenuItem>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Collection {
+    /// Whether each entry gets a page of its own (notes, web projects) or only a place in the list.
+    pub entry_pages: bool,
+    /// Translation key of the message shown for an unknown entry slug.
+    #[serde(default)]
+    pub not_found_key: Option<String>,
+    /// Keep single line breaks as `<br>` (the web projects' light markup).
+    #[serde(default)]
+    pub line_breaks: bool,
+}
+
+impl SiteConfig {
+    pub fn load(path: &Path) -> Result<Self> {
+        let text = std::fs::read_to_string(path).with_context(|| format!("Failed to read {}", path.display()))?;
+        let config: SiteConfig = serde_yaml::from_str(&text).map_err(|e| match e.location() {
+            Some(l) => Diagnostic::at_column(path, l.line(), l.column(), e.to_string()),
+            None => Diagnostic::in_file(path, e.to_string()),
+        })?;
+        config.check().with_context(|| format!("In {}", path.display()))?;
+        Ok(config)
+    }
+
+    fn check(&self) -> Result<()> {
+        if !self.languages.iter().any(|l| l.code == self.default_language) {
+            bail!("default_language `{}` is not one of `languages`", self.default_language);
+        }
+        Ok(())
+    }
+
+    pub fn language(&self, code: &str) -> &Language {
+        self.languages
+            .iter()
+            .find(|l| l.code == code)
+            .expect("language codes come from the config")
+    }
+
+    /// The frame of the page at `route` (an English route such as `/login`).
+    pub fn frame(&self, route: &str) -> Frame {
+        self.frames.get(route).copied().unwrap_or_default()
+    }
+
+    pub fn language_codes(&self) -> impl Iterator<Item = &str> {
+        self.languages.iter().map(|l| l.code.as_str())
+    }
+
+    /// The URL path of `route` (an English route such as `/notes`) in `lang`.
+    pub fn localized_path(&self, route: &str, lang: &str) -> String {
+        localized_path(route, lang, &self.default_language)
+    }
+}
+
+pub use site_contract::localized_path;
+
+#[cfg(test)]
+mod tests {
+    use super::PreviewImage;
+
+    #[test]
+    fn only_wide_images_get_the_large_card() {
+        let image = |width, height| PreviewImage {
+            src: "/images/x.png".into(),
+            width,
+            height,
+        };
+        assert!(image(1200, 630).is_wide());
+        assert!(image(320, 180).is_wide());
+        assert!(!image(400, 400).is_wide());
+        assert!(!image(500, 400).is_wide());
+    }
+}

@@ -1,0 +1,482 @@
+//! Markdown to HTML: CommonMark with tables, footnotes, strikethrough, heading ids, math as
+//! MathML and highlighted code; also the page's plain text (for search) and its internal links.
+
+use pulldown_cmark::{html, CodeBlockKind, CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
+use std::collections::HashSet;
+use std::fmt;
+use std::sync::OnceLock;
+use syntect::html::{ClassStyle, ClassedHTMLGenerator};
+use syntect::parsing::SyntaxSet;
+use syntect::util::LinesWithEndings;
+
+mod math;
+mod tables;
+
+pub const CODE_CLASS_STYLE: ClassStyle = ClassStyle::SpacedPrefixed { prefix: "hl-" };
+
+pub struct RenderOptions<'a> {
+    pub lang: &'a str,
+    pub default_language: &'a str,
+    /// Single line breaks become `<br>`: the web projects' light markup.
+    pub line_breaks: bool,
+}
+
+#[derive(Debug, Default)]
+pub struct Rendered {
+    pub html: String,
+    /// The text a reader sees, for the search index and the description of lists.
+    pub text: String,
+    /// Internal links as written (`/valuation-models/dcf#formula`) with their 1-based body line.
+    pub links: Vec<(String, usize)>,
+    /// Every heading in order: the contents list of long pages and the link check read them.
+    pub headings: Vec<Heading>,
+    pub has_code: bool,
+}
+
+/// A heading as the contents list names it: its level (2 for `##`), id and plain text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Heading {
+    pub level: u8,
+    pub id: String,
+    pub title: String,
+}
+
+/// A problem in a page body, at a 1-based line of the body (the caller knows where the body starts).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MarkdownError {
+    pub line: usize,
+    pub message: String,
+}
+
+impl fmt::Display for MarkdownError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}: {}", self.line, self.message)
+    }
+}
+
+impl std::error::Error for MarkdownError {}
+
+fn syntax_set() -> &'static SyntaxSet {
+    static SET: OnceLock<SyntaxSet> = OnceLock::new();
+    SET.get_or_init(SyntaxSet::load_defaults_newlines)
+}
+
+fn line_of(source: &str, offset: usize) -> usize {
+    source[..offset].bytes().filter(|b| *b == b'\n').count() + 1
+}
+
+/// Heading ids for headings without `{#id}`: lowercase words joined by hyphens; CJK kept as is.
+pub fn slugify(text: &str) -> String {
+    let mut slug = String::new();
+    for c in text.chars() {
+        if c.is_alphanumeric() {
+            slug.extend(c.to_lowercase());
+        } else if !slug.is_empty() && !slug.ends_with('-') {
+            slug.push('-');
+        }
+    }
+    slug.trim_end_matches('-').to_string()
+}
+
+fn highlight(code: &str, lang: &str) -> String {
+    let set = syntax_set();
+    let syntax = set
+        .find_syntax_by_token(lang)
+        .unwrap_or_else(|| set.find_syntax_plain_text());
+    let mut generator = ClassedHTMLGenerator::new_with_class_style(syntax, set, CODE_CLASS_STYLE);
+    for line in LinesWithEndings::from(code) {
+        // A line that fails to highlight is still shown, unhighlighted, by the fallback below.
+        if generator.parse_html_for_line_which_includes_newline(line).is_err() {
+            return format!(
+                "<pre class=\"code hl-code\"><code>{}</code></pre>",
+                html_escape::encode_text(code)
+            );
+        }
+    }
+    format!(
+        "<pre class=\"code hl-code\" data-lang=\"{}\"><code>{}</code></pre>",
+        html_escape::encode_double_quoted_attribute(lang),
+        generator.finalize()
+    )
+}
+
+/// The CSS for highlighted code from a syntect theme: light, or dark with every rule scoped to
+/// `html.dark-mode` (the class the UI sets before first paint) so both can load together.
+pub fn syntax_stylesheet(dark: bool) -> Result<String, syntect::Error> {
+    let themes = syntect::highlighting::ThemeSet::load_defaults();
+    let theme = &themes.themes[if dark { "base16-ocean.dark" } else { "InspiredGitHub" }];
+    let css = syntect::html::css_for_theme_with_class_style(theme, CODE_CLASS_STYLE)?;
+    if !dark {
+        return Ok(css);
+    }
+    Ok(css
+        .lines()
+        .map(|line| match line.strip_suffix('{') {
+            Some(selectors) if !line.trim_start().starts_with(['@', '/', '*']) => {
+                let scoped: Vec<String> = selectors
+                    .split(',')
+                    .map(|s| format!("html.dark-mode {}", s.trim()))
+                    .collect();
+                format!("{} {{", scoped.join(", "))
+            }
+            _ => line.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n"))
+}
+
+/// Points an internal link at the page's language: `/notes` becomes `/zh/notes` on a Chinese page.
+pub fn localize_link(url: &str, lang: &str, default_language: &str) -> Option<String> {
+    if !url.starts_with('/') || url.starts_with("//") || site_contract::is_file_path(url) {
+        return None;
+    }
+    let (path, rest) = match url.find(['#', '?']) {
+        Some(i) => (&url[..i], &url[i..]),
+        None => (url, ""),
+    };
+    Some(format!(
+        "{}{rest}",
+        crate::model::config::localized_path(path, lang, default_language)
+    ))
+}
+
+/// A heading being read: where its start event is, and its level, id, classes and attributes.
+type OpenHeading<'a> = (
+    usize,
+    HeadingLevel,
+    Option<CowStr<'a>>,
+    Vec<CowStr<'a>>,
+    Vec<(CowStr<'a>, Option<CowStr<'a>>)>,
+);
+
+pub fn render(source: &str, options: &RenderOptions) -> Result<Rendered, MarkdownError> {
+    let parser_options = Options::ENABLE_TABLES
+        | Options::ENABLE_FOOTNOTES
+        | Options::ENABLE_STRIKETHROUGH
+        | Options::ENABLE_HEADING_ATTRIBUTES
+        | Options::ENABLE_MATH;
+    let mut out = Rendered::default();
+    let mut events: Vec<Event> = Vec::new();
+    let mut code: Option<(String, String)> = None;
+    let mut heading: Option<OpenHeading> = None;
+    let mut seen_ids: HashSet<String> = HashSet::new();
+    let mut table_start = 0;
+
+    for (event, range) in Parser::new_ext(source, parser_options).into_offset_iter() {
+        if let Some((_, buffer)) = code.as_mut() {
+            match event {
+                Event::Text(text) => buffer.push_str(&text),
+                Event::End(TagEnd::CodeBlock) => {
+                    let (lang, buffer) = code.take().expect("inside a code block");
+                    out.text.push_str(&buffer);
+                    out.text.push('\n');
+                    events.push(Event::Html(highlight(&buffer, &lang).into()));
+                }
+                _ => {}
+            }
+            continue;
+        }
+        match event {
+            Event::Start(Tag::CodeBlock(kind)) => {
+                out.has_code = true;
+                let lang = match kind {
+                    CodeBlockKind::Fenced(info) => info.split_whitespace().next().unwrap_or("").to_string(),
+                    CodeBlockKind::Indented => String::new(),
+                };
+                code = Some((lang, String::new()));
+            }
+            Event::InlineMath(ref latex) | Event::DisplayMath(ref latex) => {
+                let display = matches!(event, Event::DisplayMath(_));
+                let mathml = math::to_mathml(latex, display).map_err(|e| MarkdownError {
+                    line: line_of(source, range.start),
+                    message: format!("invalid math `{latex}`: {e}"),
+                })?;
+                out.text.push_str(latex);
+                out.text.push(' ');
+                // A wide formula scrolls inside its own box rather than widening the page.
+                let html = if display {
+                    format!("<span class=\"math-scroll\">{mathml}</span>")
+                } else {
+                    mathml
+                };
+                events.push(Event::InlineHtml(html.into()));
+            }
+            Event::Start(Tag::Heading {
+                level,
+                id,
+                classes,
+                attrs,
+            }) => {
+                heading = Some((events.len(), level, id, classes, attrs));
+                events.push(Event::Text("".into()));
+            }
+            Event::End(TagEnd::Heading(_)) => {
+                let (at, level, id, classes, attrs) = heading.take().expect("heading started");
+                let title: String = events[at..]
+                    .iter()
+                    .filter_map(|e| match e {
+                        Event::Text(t) | Event::Code(t) => Some(t.as_ref()),
+                        _ => None,
+                    })
+                    .collect();
+                let id = id.map(|i| i.to_string()).unwrap_or_else(|| slugify(&title));
+                if !seen_ids.insert(id.clone()) {
+                    return Err(MarkdownError {
+                        line: line_of(source, range.start),
+                        message: format!("heading id `{id}` is used twice on this page"),
+                    });
+                }
+                out.headings.push(Heading {
+                    level: level as u8,
+                    id: id.clone(),
+                    title: title.trim().to_string(),
+                });
+                events[at] = Event::Start(Tag::Heading {
+                    level,
+                    id: Some(id.into()),
+                    classes,
+                    attrs,
+                });
+                events.push(Event::End(TagEnd::Heading(level)));
+                out.text.push('\n');
+            }
+            Event::Start(Tag::Link {
+                link_type,
+                dest_url,
+                title,
+                id,
+            }) => {
+                let dest_url = if dest_url.starts_with('/') && !dest_url.starts_with("//") {
+                    out.links.push((dest_url.to_string(), line_of(source, range.start)));
+                    localize_link(&dest_url, options.lang, options.default_language)
+                        .map(CowStr::from)
+                        .unwrap_or(dest_url)
+                } else {
+                    dest_url
+                };
+                events.push(Event::Start(Tag::Link {
+                    link_type,
+                    dest_url,
+                    title,
+                    id,
+                }));
+            }
+            Event::Start(Tag::Image { ref dest_url, .. }) if dest_url.starts_with('/') => {
+                out.links.push((dest_url.to_string(), line_of(source, range.start)));
+                events.push(event);
+            }
+            Event::SoftBreak if options.line_breaks => events.push(Event::HardBreak),
+            Event::Text(ref t) => {
+                out.text.push_str(t);
+                let tied = match events.last_mut() {
+                    Some(Event::InlineHtml(math)) if math.starts_with("<math display=\"inline\"") => {
+                        math::tie_punctuation(math, t)
+                    }
+                    _ => None,
+                };
+                match tied {
+                    Some("") => {}
+                    Some(rest) => events.push(Event::Text(rest.to_string().into())),
+                    None => events.push(event),
+                }
+            }
+            Event::Code(ref t) => {
+                out.text.push_str(t);
+                events.push(event);
+            }
+            Event::SoftBreak | Event::HardBreak => {
+                out.text.push(' ');
+                events.push(event);
+            }
+            Event::Start(Tag::Table(_)) => {
+                table_start = events.len();
+                events.push(event);
+            }
+            Event::End(TagEnd::Table) => {
+                events.push(event);
+                tables::rewrite(&mut events, table_start);
+            }
+            Event::End(TagEnd::Paragraph | TagEnd::Item | TagEnd::TableCell) => {
+                out.text.push('\n');
+                events.push(event);
+            }
+            _ => events.push(event),
+        }
+    }
+    html::push_html(&mut out.html, events.into_iter());
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn en(source: &str) -> Rendered {
+        render(
+            source,
+            &RenderOptions {
+                lang: "en",
+                default_language: "en",
+                line_breaks: false,
+            },
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn math_becomes_mathml() {
+        let r = en("Price: $P = \\frac{D_1}{r - g}$\n\n$$\nPV = \\sum_{t=1}^{n} x_t\n$$\n");
+        assert!(r.html.contains("<math"), "{}", r.html);
+        assert!(r.html.contains("<mfrac>"), "{}", r.html);
+        assert!(r.html.contains("display=\"block\""), "{}", r.html);
+        assert!(!r.html.contains('$'), "{}", r.html);
+    }
+
+    #[test]
+    fn bad_math_names_its_line() {
+        let err = render(
+            "ok\n\n$\\frac{1}$\n",
+            &RenderOptions {
+                lang: "en",
+                default_language: "en",
+                line_breaks: false,
+            },
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(err.starts_with("line 3: invalid math"), "{err}");
+    }
+
+    #[test]
+    fn headings_get_ids_given_or_derived() {
+        let r = en("## Formula {#formula}\n\n## Why use it?\n\n## 公式\n");
+        assert!(r.html.contains("<h2 id=\"formula\">Formula</h2>"), "{}", r.html);
+        assert!(r.html.contains("<h2 id=\"why-use-it\">"), "{}", r.html);
+        let ids: Vec<&str> = r.headings.iter().map(|h| h.id.as_str()).collect();
+        assert_eq!(ids, ["formula", "why-use-it", "公式"]);
+    }
+
+    /// Fails with the needle and the whole HTML when the rendered page lacks the needle.
+    fn has(r: &Rendered, needle: &str) {
+        assert!(r.html.contains(needle), "{needle} not in\n{}", r.html);
+    }
+
+    #[test]
+    fn display_math_scrolls_in_its_own_box() {
+        let r = en("$$\nTV = \\frac{CF_n}{r - g}\n$$\n\nInline $r$.\n");
+        has(&r, "<span class=\"math-scroll\"><math display=\"block\">");
+        has(
+            &r,
+            "Inline <span class=\"math-tie\"><math display=\"inline\"><mi>r</mi></math>.</span>",
+        );
+    }
+
+    #[test]
+    fn punctuation_after_a_formula_stays_on_its_line() {
+        let r = en("其值為 $1.05^3$。下一句，$r$ 與 $g$）。\n");
+        has(&r, "<span class=\"math-tie\"><math display=\"inline\"><msup><mn>1.05</mn><mn>3</mn></msup></math>。</span>下一句");
+        has(&r, "，<math display=\"inline\"><mi>r</mi></math> 與");
+        has(&r, "<mi>g</mi></math>）。</span></p>");
+        assert!(r.text.contains("1.05^3 。下一句"), "{:?}", r.text);
+    }
+
+    #[test]
+    fn tables_scroll_and_say_which_columns_are_figures() {
+        let r = en(
+            "| Item | Amount | Note |\n|:---|---|:---:|\n| Rent | \\$1,200.00 | monthly |\n| Total | \\$1,200.00 | |\n",
+        );
+        assert!(
+            r.html.starts_with("<div class=\"table-scroll\"><table><thead><tr>"),
+            "{}",
+            r.html
+        );
+        has(&r, "<th scope=\"col\" class=\"align-left\">Item</th>");
+        has(&r, "<th scope=\"col\" class=\"num\">Amount</th>");
+        has(&r, "<td class=\"num\">$1,200.00</td>");
+        has(&r, "<td class=\"align-center\">monthly</td>");
+        has(&r, "<tr class=\"total\"><td class=\"align-left\">Total</td>");
+        // Words alone make no totals row, nor does a label that merely starts with the word.
+        let words = en("| | A | B |\n|---|---|---|\n| Cost | low | high |\n| Total | low | high |\n");
+        assert!(!words.html.contains("class=\"total\""), "{}", words.html);
+        let sums = en("| Item | Amount |\n|---|---|\n| Rent | 1 |\n| Totals so far | 1 |\n");
+        assert!(!sums.html.contains("class=\"total\""), "{}", sums.html);
+        assert!(r.html.ends_with("</tbody></table></div>\n"), "{}", r.html);
+        assert!(!r.html.contains("style="), "{}", r.html);
+        assert!(r.text.contains("Rent\n$1,200.00\nmonthly\n"), "{:?}", r.text);
+    }
+
+    #[test]
+    fn tables_footnotes_strikethrough() {
+        let r = en("| a | b |\n|---|---|\n| 1 | 2 |\n\nText[^1] ~~old~~\n\n[^1]: Note.\n");
+        assert!(r.html.contains("<table>"));
+        assert!(r.html.contains("<del>old</del>"));
+        assert!(r.html.contains("footnote-definition"));
+    }
+
+    #[test]
+    fn internal_links_are_localized_and_recorded() {
+        let r = render(
+            "See [DCF](/valuation-models/dcf#formula) and ![x](/images/a.svg)\nand [home](/).",
+            &RenderOptions {
+                lang: "zh",
+                default_language: "en",
+                line_breaks: false,
+            },
+        )
+        .unwrap();
+        assert!(
+            r.html.contains("href=\"/zh/valuation-models/dcf#formula\""),
+            "{}",
+            r.html
+        );
+        assert!(r.html.contains("href=\"/zh/\""), "{}", r.html);
+        assert!(r.html.contains("src=\"/images/a.svg\""), "{}", r.html);
+        assert_eq!(r.links[0], ("/valuation-models/dcf#formula".to_string(), 1));
+        assert_eq!(r.links[2], ("/".to_string(), 2));
+    }
+
+    #[test]
+    fn code_is_highlighted_with_classes() {
+        let r = en("```rust\nfn main() {}\n```\n");
+        assert!(r.has_code);
+        assert!(r.html.contains("class=\"hl-"), "{}", r.html);
+        assert!(r.text.contains("fn main()"));
+    }
+
+    #[test]
+    fn dark_code_styles_apply_only_in_dark_mode() {
+        let light = syntax_stylesheet(false).unwrap();
+        let dark = syntax_stylesheet(true).unwrap();
+        assert!(light.contains(".hl-code {"), "{light}");
+        assert!(dark.contains("html.dark-mode .hl-code {"), "{dark}");
+        let rules = dark.lines().filter(|l| l.ends_with('{')).collect::<Vec<_>>();
+        assert!(!rules.is_empty());
+        assert!(
+            rules
+                .iter()
+                .all(|r| r.split(", ").all(|s| s.starts_with("html.dark-mode "))),
+            "{dark}"
+        );
+    }
+
+    #[test]
+    fn light_markup_keeps_line_breaks() {
+        let r = render(
+            "one\ntwo **bold**",
+            &RenderOptions {
+                lang: "en",
+                default_language: "en",
+                line_breaks: true,
+            },
+        )
+        .unwrap();
+        assert!(r.html.contains("one<br />"), "{}", r.html);
+        assert!(r.html.contains("<strong>bold</strong>"));
+    }
+
+    #[test]
+    fn text_is_what_a_reader_sees() {
+        let r = en("# Title\n\nSome *emphasis* and `code`.\n\n- item\n");
+        assert!(r.text.contains("Title\nSome emphasis and code.\nitem"), "{:?}", r.text);
+    }
+}

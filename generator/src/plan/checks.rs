@@ -1,0 +1,116 @@
+//! Every check of a build, in one place: `site build`, `site check` and each rebuild of
+//! `site watch` run these and no others, so none can be made in one and forgotten in another.
+
+use super::state::{Change, State};
+use super::BuildOptions;
+use crate::diagnostics::{fail_on, Diagnostic};
+use crate::model::pages::Pages;
+use crate::model::site::{Rerendered, Site};
+use crate::output::assets::Manifest;
+use crate::render::islands::IslandItem;
+use anyhow::{bail, Result};
+use std::collections::HashSet;
+use std::path::Path;
+
+/// The checks of the sources, before any page is rendered with its template: links and preview
+/// images (`Site::check`, which also makes the warnings), front matter `island:` and `template:`,
+/// and the config's `frames`.
+pub(crate) fn sources(state: &mut State, options: &BuildOptions, change: &Change) -> Result<()> {
+    let rerendered = change.routes.as_ref().map(|routes| Rerendered {
+        routes: &routes.rerendered,
+        targets_kept: routes.targets_kept,
+    });
+    (state.site).check(&options.root, change.tag_warnings.clone(), rerendered)?;
+    if state.ui.is_none() {
+        state.site.warnings.push(format!(
+            "{} has no UI bundle: pages have no styles or scripts (build the UI with `npm --prefix ui run build`)",
+            options.out.display()
+        ));
+    }
+    page_islands(&state.site.pages, state.ui.as_ref())?;
+    frames(&state.site)?;
+    page_templates(&state.tera, &state.site.pages)
+}
+
+/// Fails on a front matter `island:` the UI bundle does not have, naming file and line. Without a
+/// UI bundle, `template_islands` fails on any island at all.
+fn page_islands(pages: &Pages, manifest: Option<&Manifest>) -> Result<()> {
+    let Some(manifest) = manifest else {
+        return Ok(());
+    };
+    let errors = pages.all().filter(|page| !page.fallback).filter_map(|page| {
+        let name = page.source.front.island.as_ref()?;
+        (!manifest.islands.contains_key(name)).then(|| {
+            page.source.problem_at_key(
+                "island",
+                format!(
+                    "unknown island `{name}` (the UI bundle has {}; islands are the files ui/src/islands/<Name>.tsx)",
+                    manifest.islands.keys().cloned().collect::<Vec<_>>().join(", ")
+                ),
+            )
+        })
+    });
+    fail_on(errors)
+}
+
+/// A `frames` entry (site-config.yaml) must name a page: a misspelt route would leave the page it
+/// meant in the full frame without a word.
+fn frames(site: &Site) -> Result<()> {
+    let routes: HashSet<&str> = site.pages.built_routes().into_iter().collect();
+    let errors = (site.config.frames.keys())
+        .filter(|route| !routes.contains(route.as_str()))
+        .map(|route| {
+            Diagnostic::in_file(
+                Path::new("site-config.yaml"),
+                format!("frames: `{route}` is not the route of a page"),
+            )
+        });
+    fail_on(errors)
+}
+
+/// Fails on a front matter `template:` that names no template, naming file and line.
+fn page_templates(tera: &tera::Tera, pages: &Pages) -> Result<()> {
+    // Partials are pieces of the page templates, not templates a page can name.
+    let mut known: Vec<&str> = tera
+        .get_template_names()
+        .filter(|name| !name.starts_with("partials/"))
+        .collect();
+    known.sort();
+    let errors = pages.all().filter(|page| !page.fallback).filter_map(|page| {
+        let name = page.source.front.template.as_ref()?;
+        (!known.contains(&name.as_str())).then(|| {
+            page.source.problem_at_key(
+                "template",
+                format!("unknown template `{name}` (there are: {})", known.join(", ")),
+            )
+        })
+    });
+    fail_on(errors)
+}
+
+/// The check of the rendered pages: the islands their templates place must be in the UI bundle,
+/// and there must be a UI bundle when any page has an island.
+pub(crate) fn template_islands(items: &[IslandItem], manifest: Option<&Manifest>, out: &Path) -> Result<()> {
+    if items.is_empty() {
+        return Ok(());
+    }
+    let Some(manifest) = manifest else {
+        bail!(
+            "the pages use islands but {} has no UI bundle: run `npm --prefix ui run build` first (`make build` does)",
+            out.display()
+        );
+    };
+    let mut missing: Vec<&str> = (items.iter())
+        .map(|i| i.island.as_str())
+        .filter(|name| !manifest.islands.contains_key(*name))
+        .collect();
+    if !missing.is_empty() {
+        missing.sort();
+        missing.dedup();
+        bail!(
+            "the UI bundle has no island named {} (islands are the files ui/src/islands/<Name>.tsx)",
+            missing.join(", ")
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,104 @@
+//! What a caller asks of a build, and what it gets back.
+
+use crate::model::site::Site;
+use crate::model::translations::Translation;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+pub struct BuildOptions {
+    /// The site's folder: `site-config.yaml`, `content/`, `locales/`, `static/`.
+    pub root: PathBuf,
+    pub out: PathBuf,
+    pub templates: PathBuf,
+    /// The UI's server bundle that renders islands (`ui/.ssr/render.mjs`).
+    pub server_bundle: PathBuf,
+    /// Pages load the live-reload script of `make dev`.
+    pub dev: bool,
+    /// Where the islands' HTML is kept between builds, so a rebuild renders only islands whose
+    /// props changed; None renders every island on every build.
+    pub island_cache: Option<PathBuf>,
+}
+
+impl BuildOptions {
+    /// The usual layout of a site folder.
+    pub fn for_root(root: &Path) -> Self {
+        BuildOptions {
+            root: root.to_path_buf(),
+            out: root.join("dist"),
+            templates: root.join("generator/templates"),
+            server_bundle: root.join("ui/.ssr/render.mjs"),
+            dev: false,
+            island_cache: Some(island_cache(root)),
+        }
+    }
+}
+
+/// Where the islands' HTML of the site's last build is kept: in the temp dir, not in `dist/`
+/// (which holds what is served) nor in the site's folder. Losing it only makes a build slower.
+fn island_cache(root: &Path) -> PathBuf {
+    use sha2::{Digest, Sha256};
+    let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    let hash = Sha256::digest(root.to_string_lossy().as_bytes());
+    std::env::temp_dir().join(&format!("site-islands-{:x}", hash)[..29])
+}
+
+#[derive(Debug)]
+pub struct BuildReport {
+    pub pages: usize,
+    pub languages: Vec<String>,
+    pub written: usize,
+    pub warnings: Vec<String>,
+    pub elapsed: Duration,
+    /// The pages rendered again by a one-page rebuild of `site watch` (None: a whole build).
+    pub rerendered: Option<usize>,
+    /// The files below `dist/` a one-page rebuild wrote or removed (None: a whole build).
+    pub touched: Option<Vec<String>>,
+}
+
+impl BuildReport {
+    pub(crate) fn of(site: &Site, written: usize, started: Instant) -> Self {
+        BuildReport {
+            pages: site.page_count(),
+            languages: site.languages.clone(),
+            written,
+            warnings: site.warnings.clone(),
+            elapsed: started.elapsed(),
+            rerendered: None,
+            touched: None,
+        }
+    }
+
+    pub fn summary(&self) -> String {
+        if let Some(rerendered) = self.rerendered {
+            return format!(
+                "Rebuilt {rerendered} of {} pages in {:.3}s; {} files changed",
+                self.pages,
+                self.elapsed.as_secs_f64(),
+                self.written
+            );
+        }
+        format!(
+            "Built {} pages in {} languages ({}) in {:.2}s; {} files changed",
+            self.pages,
+            self.languages.len(),
+            self.languages.join(", "),
+            self.elapsed.as_secs_f64(),
+            self.written
+        )
+    }
+}
+
+/// What `site check` found: the pages a build would write, and the warnings.
+#[derive(Debug)]
+pub struct CheckReport {
+    pub pages: usize,
+    pub warnings: Vec<String>,
+    /// Where each page's translation into each language stands (`site check --translations`).
+    pub translations: Vec<Translation>,
+}
+
+impl CheckReport {
+    pub fn summary(&self) -> String {
+        format!("Checked {} pages: no errors", self.pages)
+    }
+}

@@ -1,0 +1,492 @@
+//! What a template sees of a page: its text, its place in the site (URL, alternates, breadcrumb,
+//! visible parts) and the props of its islands.
+
+use crate::model::config::{PreviewImage, SiteConfig};
+use crate::model::content::PageKind;
+use crate::model::date::PageDate;
+use crate::model::layout::{self, Crumb, Frame, VisibleParts};
+use crate::model::locales::Locales;
+use crate::model::pages::{Page, Pages, ViewKind};
+use crate::render::reading::{self, ContentsEntry};
+use serde::Serialize;
+use serde_json::{json, Value};
+
+#[derive(Debug, Serialize)]
+pub struct Alternate {
+    pub tag: String,
+    pub href: String,
+}
+
+#[derive(Debug, Serialize)]
+pub struct LinkView {
+    pub title: String,
+    pub description: String,
+    pub url: String,
+}
+
+/// A tag as a link to its page; on the tag index, with how many pages of the language carry it.
+#[derive(Debug, Serialize)]
+pub struct TagLink {
+    pub name: String,
+    pub url: String,
+    pub count: Option<usize>,
+}
+
+/// The link from an entry or a not-found page back to its collection's list.
+#[derive(Debug, Serialize)]
+pub struct BackLink {
+    pub label: String,
+    pub url: String,
+}
+
+/// A date as `<time>` carries it: as written (`datetime`) and in the language's one format.
+#[derive(Debug, Serialize)]
+pub struct DateView {
+    pub datetime: PageDate,
+    pub text: String,
+}
+
+#[derive(Debug, Serialize)]
+pub struct EntryView {
+    pub title: String,
+    pub description: String,
+    pub date: Option<DateView>,
+    pub tech: Vec<String>,
+    /// None for entries without a page of their own (app projects).
+    pub url: Option<String>,
+    pub content: String,
+}
+
+#[derive(Debug, Serialize)]
+pub struct IslandUse {
+    pub name: String,
+    pub props: Value,
+}
+
+#[derive(Debug, Serialize)]
+pub struct PageView {
+    pub route: String,
+    pub url: String,
+    pub lang: String,
+    pub lang_tag: String,
+    pub og_locale: String,
+    pub og_locale_alternates: Vec<String>,
+    pub title: String,
+    pub description: String,
+    pub canonical: String,
+    pub alternates: Vec<Alternate>,
+    pub x_default: String,
+    pub kind: ViewKind,
+    pub is_home: bool,
+    /// The page's own HTML from Markdown.
+    pub content: String,
+    /// The page shows highlighted code and needs the syntax stylesheets.
+    pub has_code: bool,
+    /// This language has no file yet; `content` is the English text.
+    pub fallback: bool,
+    /// The English page changed after this translation was made (`translated_from:`).
+    pub translation_stale: bool,
+    /// The page's own tags, in the order of its front matter.
+    pub tags: Vec<TagLink>,
+    /// Every tag of the site, the most used first (the tag index).
+    pub all_tags: Vec<TagLink>,
+    pub noindex: bool,
+    /// The page ends with the "education, not investment advice" notice (`not_advice` in
+    /// site-config.yaml).
+    pub not_advice: bool,
+    pub parts: VisibleParts,
+    pub body_class: String,
+    pub breadcrumb: Vec<Crumb>,
+    pub island: Option<IslandUse>,
+    pub topbar: Value,
+    pub sidebar: Value,
+    pub children: Vec<LinkView>,
+    pub entries: Vec<EntryView>,
+    pub date: Option<DateView>,
+    /// An article's estimated reading time, as the reader's language says it.
+    pub reading_time: Option<String>,
+    /// An article's "On this page" list (empty for a short page).
+    pub toc: Vec<ContentsEntry>,
+    /// The articles before and after this one in its section's order.
+    pub previous: Option<LinkView>,
+    pub next: Option<LinkView>,
+    pub tech: Vec<String>,
+    pub back: Option<BackLink>,
+    /// The link preview's image, absolute, with its size when known.
+    pub og_image: PreviewImage,
+    /// `summary_large_image` for a wide preview image, else `summary`.
+    pub twitter_card: &'static str,
+    /// The page's JSON-LD (`structured_data::json_ld`), empty for none.
+    pub structured_data: String,
+    /// The absolute URL of the Atom feed of the page's language, for autodiscovery.
+    pub feed: String,
+    /// The home page's profile image island props.
+    pub profile: Value,
+}
+
+/// Shared facts every page view is built from.
+pub struct ViewContext<'a> {
+    pub config: &'a SiteConfig,
+    pub locales: &'a Locales,
+    pub pages: &'a Pages,
+    pub search_index_url: &'a str,
+}
+
+pub fn tech_tags(tech: &Option<String>) -> Vec<String> {
+    tech.as_deref()
+        .map(|t| {
+            t.split(',')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(String::from)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Where a menu item linking to the English route `link` stands to the page at `route`: "page"
+/// for the page itself, "section" for a page below it (home is no section of every page).
+fn menu_current(link: &str, route: &str) -> Option<&'static str> {
+    if link == route {
+        Some("page")
+    } else if link != "/" && route.strip_prefix(link).is_some_and(|rest| rest.starts_with('/')) {
+        Some("section")
+    } else {
+        None
+    }
+}
+
+fn body_class(kind: ViewKind, frame: Frame) -> String {
+    let page = format!("page-{}", kind.name());
+    match frame {
+        Frame::Full => page,
+        Frame::Form => format!("{page} member"),
+        Frame::Bare => format!("{page} legal"),
+    }
+}
+
+impl ViewContext<'_> {
+    fn t(&self, lang: &str, key: &str) -> String {
+        self.locales.get(lang, "translation", key).unwrap_or(key).to_string()
+    }
+
+    fn url(&self, route: &str, lang: &str) -> String {
+        self.config.localized_path(route, lang)
+    }
+
+    fn absolute(&self, path: &str) -> String {
+        format!("{}{path}", self.config.base_url.trim_end_matches('/'))
+    }
+
+    fn crumbs(&self, route: &str, lang: &str, last_title: &str) -> Vec<Crumb> {
+        let last_segment = route.rsplit('/').next().unwrap_or_default();
+        layout::breadcrumb(
+            route,
+            &self.t(lang, "breadcrumb.home"),
+            |segment| {
+                self.locales
+                    .get(lang, "translation", &format!("breadcrumb.segments.{segment}"))
+                    .map(String::from)
+                    // An entry's own segment (a slug) has no key: its title is its translation.
+                    .or_else(|| (segment == last_segment).then(|| last_title.to_string()))
+            },
+            |path| self.url(path, lang),
+        )
+    }
+
+    fn topbar_props(&self, route: &str, lang: &str) -> Value {
+        let languages: Vec<Value> = self
+            .config
+            .languages
+            .iter()
+            .map(|l| json!({"code": l.code, "href": self.url(route, &l.code)}))
+            .collect();
+        json!({"route": route, "lang": lang, "languages": languages})
+    }
+
+    /// The menu, localised, with each item's place relative to the page (`current`): the page
+    /// itself, or a section the page is in. Pages outside the menu share one Sidebar render.
+    fn sidebar_props(&self, route: &str, lang: &str) -> Value {
+        fn localize(items: &[crate::model::config::MenuItem], route: &str, ctx: &ViewContext, lang: &str) -> Value {
+            Value::Array(
+                items
+                    .iter()
+                    .map(|item| {
+                        let mut v =
+                            json!({"titleKey": item.title_key, "link": ctx.url(&item.link, lang), "icon": item.icon});
+                        if let Some(current) = menu_current(&item.link, route) {
+                            v["current"] = current.into();
+                        }
+                        if !item.sub_menu.is_empty() {
+                            v["subMenu"] = localize(&item.sub_menu, route, ctx, lang);
+                        }
+                        v
+                    })
+                    .collect(),
+            )
+        }
+        json!({"lang": lang, "menu": localize(&self.config.sidebar, route, self, lang)})
+    }
+
+    fn island_props(&self, name: &str, lang: &str, page: &Page) -> Value {
+        let mut props = match name {
+            "Search" => json!({"indexUrl": self.search_index_url, "lang": lang}),
+            "BlogList" => json!({"feedUrl": "/api/feed", "lang": lang}),
+            _ => json!({"lang": lang}),
+        };
+        // A calculator starts at its article's worked example, so it first shows the article's
+        // own result; the route tells a calculator shared by several articles which one it is on.
+        // An example YAML cannot express as JSON (a non-text key) leaves the island its defaults.
+        if let Some(example) = &page.source.front.example {
+            props["route"] = page.route().into();
+            props["example"] = serde_json::to_value(example).unwrap_or(Value::Null);
+        }
+        props
+    }
+
+    fn frame(&self, route: &str, lang: &str, title: &str, description: &str, kind: ViewKind) -> PageView {
+        let language = self.config.language(lang);
+        PageView {
+            route: route.to_string(),
+            url: self.url(route, lang),
+            lang: lang.to_string(),
+            lang_tag: language.tag.clone(),
+            og_locale: language.og_locale.clone(),
+            og_locale_alternates: self
+                .config
+                .languages
+                .iter()
+                .filter(|l| l.code != lang)
+                .map(|l| l.og_locale.clone())
+                .collect(),
+            title: title.to_string(),
+            description: description.to_string(),
+            canonical: self.absolute(&self.url(route, lang)),
+            alternates: self
+                .config
+                .languages
+                .iter()
+                .map(|l| Alternate {
+                    tag: l.tag.clone(),
+                    href: self.absolute(&self.url(route, &l.code)),
+                })
+                .collect(),
+            x_default: self.absolute(&self.url(route, &self.config.default_language)),
+            kind,
+            is_home: route == "/",
+            content: String::new(),
+            has_code: false,
+            fallback: false,
+            translation_stale: false,
+            tags: Vec::new(),
+            all_tags: Vec::new(),
+            noindex: false,
+            not_advice: false,
+            parts: layout::visible_parts(route, self.config.frame(route)),
+            body_class: body_class(kind, self.config.frame(route)),
+            breadcrumb: self.crumbs(route, lang, title),
+            island: None,
+            topbar: self.topbar_props(route, lang),
+            sidebar: self.sidebar_props(route, lang),
+            children: Vec::new(),
+            entries: Vec::new(),
+            date: None,
+            reading_time: None,
+            toc: Vec::new(),
+            previous: None,
+            next: None,
+            tech: Vec::new(),
+            back: None,
+            og_image: PreviewImage {
+                src: String::new(),
+                width: 0,
+                height: 0,
+            },
+            twitter_card: "summary",
+            structured_data: String::new(),
+            feed: self.absolute(&crate::output::feed::feed_path(self.config, lang)),
+            profile: json!({"src": self.config.owner.image, "alt": self.config.owner.name}),
+        }
+    }
+
+    fn link(&self, page: &Page) -> LinkView {
+        LinkView {
+            title: page.source.front.title.clone(),
+            description: page.source.front.description.clone(),
+            url: self.url(page.route(), &page.lang),
+        }
+    }
+
+    fn date(&self, date: Option<PageDate>, lang: &str) -> Option<DateView> {
+        date.map(|datetime| DateView {
+            datetime,
+            text: datetime.format(self.locales, lang),
+        })
+    }
+
+    /// An entry as its collection's list shows it: a link to its page, or its whole text when it
+    /// has no page of its own.
+    fn entry(&self, page: &Page) -> EntryView {
+        let front = &page.source.front;
+        EntryView {
+            title: front.title.clone(),
+            description: front.description.clone(),
+            date: self.date(front.date, &page.lang),
+            tech: tech_tags(&front.tech),
+            url: page.gets_page.then(|| self.url(page.route(), &page.lang)),
+            content: if page.gets_page {
+                String::new()
+            } else {
+                page.rendered.html.clone()
+            },
+        }
+    }
+
+    pub fn page(&self, page: &Page) -> PageView {
+        let (route, lang, front) = (page.route(), page.lang.as_str(), &page.source.front);
+        let mut view = self.frame(route, lang, &front.title, &front.description, page.kind);
+        view.content = page.rendered.html.clone();
+        view.has_code = page.rendered.has_code;
+        view.fallback = page.fallback;
+        view.translation_stale = crate::model::translations::status(self.pages, page, &self.config.default_language)
+            == Some(crate::model::translations::Status::Stale);
+        view.tags = self.tag_links(&front.tags, lang);
+        view.not_advice = self
+            .config
+            .not_advice
+            .iter()
+            .any(|prefix| route.starts_with(prefix.as_str()));
+        view.date = self.date(front.date, lang);
+        let is_article = self.pages.is_article(page);
+        if is_article {
+            let minutes = reading::reading_minutes(&page.rendered.text, lang).to_string();
+            view.reading_time = Some(self.locales.format(lang, "reading.minutes", &[("count", &minutes)]));
+            view.toc = reading::contents(&page.rendered.headings);
+            let (previous, next) = self.pages.neighbours(page);
+            view.previous = previous.map(|p| self.link(p));
+            view.next = next.map(|p| self.link(p));
+        }
+        view.tech = tech_tags(&front.tech);
+        view.island = front.island.as_ref().map(|name| IslandUse {
+            name: name.clone(),
+            props: self.island_props(name, lang, page),
+        });
+        match &page.source.kind {
+            PageKind::Collection { name } => {
+                view.entries = self
+                    .pages
+                    .entries(name, lang)
+                    .into_iter()
+                    .map(|p| self.entry(p))
+                    .collect()
+            }
+            PageKind::Section => {
+                view.children = self
+                    .pages
+                    .children(route, lang)
+                    .into_iter()
+                    .map(|p| self.link(p))
+                    .collect()
+            }
+            PageKind::Entry { collection } => view.back = Some(self.back_link(collection, lang)),
+            PageKind::TagIndex => view.all_tags = self.all_tags(lang),
+            PageKind::Tag { tag } => {
+                view.children = self.pages.tagged(tag, lang).into_iter().map(|p| self.link(p)).collect();
+                view.back = Some(BackLink {
+                    label: self.t(lang, "tags.all"),
+                    url: self.url(crate::model::tags::INDEX_ROUTE, lang),
+                });
+            }
+            PageKind::Home | PageKind::Single => {}
+        }
+        self.set_preview_image(&mut view, front.image.as_ref());
+        view.structured_data = crate::render::structured_data::json_ld(
+            page,
+            is_article,
+            view.parts.breadcrumb.then_some(view.breadcrumb.as_slice()),
+            self.config,
+            &view.canonical,
+        );
+        view
+    }
+
+    /// The page shown for an unknown entry of `collection`: its message and a way back.
+    pub fn not_found(&self, collection: &str, message_key: &str, lang: &str) -> PageView {
+        let list = format!("/{collection}");
+        let title = self.t(lang, message_key);
+        let mut view = self.frame(&list, lang, &title, &title, ViewKind::NotFound);
+        view.breadcrumb = self.crumbs(&format!("{list}/404"), lang, &title);
+        view.noindex = true;
+        self.set_preview_image(&mut view, None);
+        view.back = Some(self.back_link(collection, lang));
+        view
+    }
+
+    /// `tags` as links to their pages, named in `lang`. Only the tag index counts their pages:
+    /// counting on every tagged page would read the whole site once per tag of each page.
+    /// Every tag with its page count, the most used first, as a reader scanning the topics would
+    /// look for them.
+    fn all_tags(&self, lang: &str) -> Vec<TagLink> {
+        let tags: Vec<String> = self
+            .pages
+            .routes()
+            .filter_map(|r| r.strip_prefix(&format!("{}/", crate::model::tags::INDEX_ROUTE)))
+            .map(String::from)
+            .collect();
+        let mut links = self.tag_links(&tags, lang);
+        for (link, tag) in links.iter_mut().zip(&tags) {
+            link.count = Some(self.pages.tagged(tag, lang).len());
+        }
+        links.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.name.cmp(&b.name)));
+        links
+    }
+
+    fn tag_links(&self, tags: &[String], lang: &str) -> Vec<TagLink> {
+        tags.iter()
+            .map(|tag| TagLink {
+                name: crate::model::tags::name(self.locales, lang, tag),
+                url: self.url(&crate::model::tags::route(tag), lang),
+                count: None,
+            })
+            .collect()
+    }
+
+    /// The page's own image, else the site's `og_image`, else the owner's image (size unknown).
+    fn set_preview_image(&self, view: &mut PageView, own: Option<&PreviewImage>) {
+        let image = own.or(self.config.og_image.as_ref()).cloned().unwrap_or(PreviewImage {
+            src: self.config.owner.image.clone(),
+            width: 0,
+            height: 0,
+        });
+        view.twitter_card = if image.is_wide() && image.height > 0 {
+            "summary_large_image"
+        } else {
+            "summary"
+        };
+        view.og_image = PreviewImage {
+            src: self.absolute(&image.src),
+            ..image
+        };
+    }
+
+    fn back_link(&self, collection: &str, lang: &str) -> BackLink {
+        BackLink {
+            label: self.t(lang, "list.back"),
+            url: self.url(&format!("/{collection}"), lang),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::menu_current;
+
+    #[test]
+    fn menu_items_know_the_page_and_the_sections_it_is_in() {
+        assert_eq!(menu_current("/notes", "/notes"), Some("page"));
+        assert_eq!(menu_current("/notes", "/notes/liquidity-risk"), Some("section"));
+        assert_eq!(menu_current("/notes", "/notes-archive"), None);
+        assert_eq!(menu_current("/", "/"), Some("page"));
+        assert_eq!(menu_current("/", "/notes"), None);
+    }
+}
