@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 const LANGS: [&str; 3] = ["en", "zh", "ja"];
 /// Every article of the section with its weight: the multiples first, then the cash-flow models.
-const MODELS: [(&str, i64); 7] = [
+const MODELS: [(&str, i64); 8] = [
     ("pe", 1),
     ("ps", 2),
     ("pb", 3),
@@ -23,6 +23,7 @@ const MODELS: [(&str, i64); 7] = [
     ("dcf", 5),
     ("wacc", 6),
     ("ddm", 7),
+    ("dilution", 11),
 ];
 /// The sections of an article on a multiple, in this order.
 const MULTIPLE_SECTIONS: [&str; 5] = ["formula", "what-it-tells-you", "example", "when-to-use", "limitations"];
@@ -1439,6 +1440,289 @@ fn ddm_stable_stage(m: &MultiStage, factors: &[f64], exact_dividend: f64, exact_
     );
 }
 
+/// The example of another article, parsed as that article's own checks parse it.
+fn example_of<T: DeserializeOwned>(name: &str) -> T {
+    let pages = load(name);
+    let example = pages[0]
+        .front
+        .example
+        .as_ref()
+        .unwrap_or_else(|| panic!("{name}.en.md has no `example:`"));
+    parse(example, name)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FullDilution {
+    enterprise_value: f64,
+    net_debt: f64,
+    shares: f64,
+    value_per_share: f64,
+    share_price: f64,
+    stock_pay: StockPay,
+    leases: f64,
+    pension: PensionDeficit,
+    minority: MinorityAtMarket,
+    equity_value: f64,
+    basic_value_per_share: f64,
+    options: EmployeeOptions,
+    rsus: f64,
+    diluted_shares: f64,
+    diluted_value_per_share: f64,
+    convertible: Convertible,
+    decline: f64,
+    price_premium: f64,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StockPay {
+    annual: f64,
+    growth: f64,
+    rate: f64,
+    value: f64,
+    per_share: f64,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PensionDeficit {
+    deficit: f64,
+    tax_rate: f64,
+    after_tax: f64,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MinorityAtMarket {
+    subsidiary_value: f64,
+    stake: f64,
+    book_value: f64,
+    market_value: f64,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EmployeeOptions {
+    count: f64,
+    strike: f64,
+    proceeds: f64,
+    repurchased: f64,
+    added: f64,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Convertible {
+    face: f64,
+    shares: f64,
+    conversion_price: f64,
+    equity_value: f64,
+    diluted_shares: f64,
+    value_per_share: f64,
+}
+
+/// Company D of the DCF article with illustrative claims added: from its enterprise value to a
+/// fully diluted value per share.
+fn full_dilution(value: &serde_yaml::Value, f: &mut Figures) {
+    let e: FullDilution = parse(value, "dilution");
+    let d = company_d();
+    let w: CostOfCapital = example_of("wacc");
+    f.same(
+        "enterprise_value",
+        e.enterprise_value,
+        d.enterprise_value,
+        Shown::Amount(2),
+    );
+    f.same("net_debt", e.net_debt, d.net_debt, Shown::Amount(0));
+    f.same("shares", e.shares, d.shares, Shown::Amount(0));
+    f.same(
+        "value_per_share",
+        e.value_per_share,
+        d.value_per_share,
+        Shown::Dollars(2),
+    );
+    f.same("share_price", e.share_price, w.share_price, Shown::Dollars(2));
+    dilution_stock_pay(&e, &d, f);
+    let equity = dilution_debt_like(&e, &w, f);
+    let (diluted, diluted_value) = dilution_options_rsus(&e, equity, f);
+    dilution_convertible(&e, equity, diluted, diluted_value, f);
+}
+
+/// Stock pay added back to a cash flow that grows with the business: the value it adds is a
+/// growing perpetuity of a cost the shareholders do bear.
+fn dilution_stock_pay(e: &FullDilution, d: &Company, f: &mut Figures) {
+    let s = &e.stock_pay;
+    f.input("stock_pay.annual", s.annual, Shown::Amount(0));
+    f.same("stock_pay.growth", s.growth, d.terminal_growth, Shown::Percent(0));
+    f.same("stock_pay.rate", s.rate, d.discount_rate, Shown::Percent(0));
+    let overstated = s.annual / (s.rate - s.growth);
+    f.result("stock_pay.value", s.value, overstated, overstated, Shown::Amount(0));
+    f.result(
+        "stock_pay.per_share",
+        s.per_share,
+        overstated / e.shares,
+        s.value / e.shares,
+        Shown::Dollars(2),
+    );
+    f.check(
+        "the stock pay added back is about a tenth of the value per share",
+        (s.per_share / e.value_per_share - 0.10).abs() < 0.005,
+    );
+}
+
+/// The debt-like claims between enterprise value and equity value; returns the exact equity value.
+fn dilution_debt_like(e: &FullDilution, w: &CostOfCapital, f: &mut Figures) -> f64 {
+    let (p, m) = (&e.pension, &e.minority);
+    f.input("leases", e.leases, Shown::Amount(0));
+    f.input("pension.deficit", p.deficit, Shown::Amount(0));
+    f.same("pension.tax_rate", p.tax_rate, w.tax_rate, Shown::Percent(0));
+    // Contributions that close the deficit are tax-deductible, so the claim is the deficit after tax.
+    let pension = p.deficit * (1.0 - p.tax_rate);
+    f.result("pension.after_tax", p.after_tax, pension, pension, Shown::Amount(0));
+    f.input("minority.subsidiary_value", m.subsidiary_value, Shown::Amount(0));
+    f.input("minority.stake", m.stake, Shown::Percent(0));
+    f.input("minority.book_value", m.book_value, Shown::Amount(0));
+    let minority = m.subsidiary_value * m.stake;
+    f.result(
+        "minority.market_value",
+        m.market_value,
+        minority,
+        minority,
+        Shown::Amount(0),
+    );
+    f.check(
+        "the outside owners' stake is worth more than its book value",
+        minority > m.book_value,
+    );
+    let equity = e.enterprise_value - e.net_debt - e.leases - pension - minority;
+    f.result(
+        "equity_value",
+        e.equity_value,
+        equity,
+        e.enterprise_value - e.net_debt - e.leases - p.after_tax - m.market_value,
+        Shown::Amount(2),
+    );
+    f.result(
+        "basic_value_per_share",
+        e.basic_value_per_share,
+        equity / e.shares,
+        e.equity_value / e.shares,
+        Shown::Dollars(2),
+    );
+    equity
+}
+
+/// Options by the treasury-stock method at the market price, RSUs in full; returns the exact
+/// diluted share count and value per share.
+fn dilution_options_rsus(e: &FullDilution, equity: f64, f: &mut Figures) -> (f64, f64) {
+    let o = &e.options;
+    f.input("options.count", o.count, Shown::Amount(0));
+    f.input("options.strike", o.strike, Shown::Dollars(2));
+    f.input("rsus", e.rsus, Shown::Amount(1));
+    assert!(o.strike < e.share_price, "dilution: the options must be in the money");
+    let proceeds = o.count * o.strike;
+    f.result("options.proceeds", o.proceeds, proceeds, proceeds, Shown::Amount(0));
+    let repurchased = proceeds / e.share_price;
+    f.result(
+        "options.repurchased",
+        o.repurchased,
+        repurchased,
+        o.proceeds / e.share_price,
+        Shown::Amount(0),
+    );
+    f.result(
+        "options.added",
+        o.added,
+        o.count - repurchased,
+        o.count - o.repurchased,
+        Shown::Amount(0),
+    );
+    let diluted = e.shares + o.count - repurchased + e.rsus;
+    f.result(
+        "diluted_shares",
+        e.diluted_shares,
+        diluted,
+        e.shares + o.added + e.rsus,
+        Shown::Amount(1),
+    );
+    let value = equity / diluted;
+    f.result(
+        "diluted_value_per_share",
+        e.diluted_value_per_share,
+        value,
+        e.equity_value / e.diluted_shares,
+        Shown::Dollars(2),
+    );
+    (diluted, value)
+}
+
+/// If-converted: the bond leaves the debt and its shares join the count; the lower value per
+/// share is the one to keep, and it is lower exactly when the holders would convert.
+fn dilution_convertible(e: &FullDilution, equity: f64, diluted: f64, diluted_value: f64, f: &mut Figures) {
+    let c = &e.convertible;
+    f.input("convertible.face", c.face, Shown::Amount(0));
+    f.input("convertible.shares", c.shares, Shown::Amount(0));
+    let conversion_price = c.face / c.shares;
+    f.result(
+        "convertible.conversion_price",
+        c.conversion_price,
+        conversion_price,
+        conversion_price,
+        Shown::Dollars(2),
+    );
+    let equity_converted = equity + c.face;
+    f.result(
+        "convertible.equity_value",
+        c.equity_value,
+        equity_converted,
+        e.equity_value + c.face,
+        Shown::Amount(2),
+    );
+    let shares_converted = diluted + c.shares;
+    f.result(
+        "convertible.diluted_shares",
+        c.diluted_shares,
+        shares_converted,
+        e.diluted_shares + c.shares,
+        Shown::Amount(1),
+    );
+    let value = equity_converted / shares_converted;
+    f.result(
+        "convertible.value_per_share",
+        c.value_per_share,
+        value,
+        c.equity_value / c.diluted_shares,
+        Shown::Dollars(2),
+    );
+    f.check(
+        "the holders convert: the value per share is above the conversion price",
+        value > conversion_price,
+    );
+    f.check(
+        "conversion dilutes: the if-converted value is below the value with the bond as debt",
+        value < diluted_value,
+    );
+    f.result(
+        "decline",
+        e.decline,
+        1.0 - value / e.value_per_share,
+        1.0 - c.value_per_share / e.value_per_share,
+        Shown::Percent(0),
+    );
+    f.result(
+        "price_premium",
+        e.price_premium,
+        e.share_price / value - 1.0,
+        e.share_price / c.value_per_share - 1.0,
+        Shown::Percent(1),
+    );
+    f.check(
+        "the price below the DCF's value is above the fully diluted value",
+        e.share_price < e.value_per_share && e.share_price > value,
+    );
+}
+
 fn figures_of(model: &str, example: &serde_yaml::Value) -> Figures {
     let mut figures = Figures::default();
     match model {
@@ -1449,6 +1733,7 @@ fn figures_of(model: &str, example: &serde_yaml::Value) -> Figures {
         "dcf" => discounted_cash_flow(example, &mut figures),
         "wacc" => cost_of_capital(example, &mut figures),
         "ddm" => dividend_discount(example, &mut figures),
+        "dilution" => full_dilution(example, &mut figures),
         other => panic!("no checks for model {other}"),
     }
     figures
@@ -1522,6 +1807,10 @@ fn articles_have_their_sections_in_every_language() {
                 "ev-ebitda" => (&MULTIPLE_SECTIONS, &["bridge", "ev-sales", "exit-multiple"]),
                 "pe" => (&MULTIPLE_SECTIONS, &["justified-pe"]),
                 "pb" => (&MULTIPLE_SECTIONS, &["justified-pb"]),
+                "dilution" => (
+                    &ARTICLE_SECTIONS,
+                    &["stock-pay", "debt-like", "options-rsus", "convertibles"],
+                ),
                 _ => (&MULTIPLE_SECTIONS, &[]),
             };
             for id in sections.iter().chain(extra) {
