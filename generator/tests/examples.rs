@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 const LANGS: [&str; 3] = ["en", "zh", "ja"];
 /// Every article of the section with its weight: the multiples first, then the cash-flow models.
-const MODELS: [(&str, i64); 8] = [
+const MODELS: [(&str, i64); 9] = [
     ("pe", 1),
     ("ps", 2),
     ("pb", 3),
@@ -24,6 +24,7 @@ const MODELS: [(&str, i64); 8] = [
     ("wacc", 6),
     ("ddm", 7),
     ("dilution", 11),
+    ("residual-income", 12),
 ];
 /// The sections of an article on a multiple, in this order.
 const MULTIPLE_SECTIONS: [&str; 5] = ["formula", "what-it-tells-you", "example", "when-to-use", "limitations"];
@@ -1723,6 +1724,417 @@ fn dilution_convertible(e: &FullDilution, equity: f64, diluted: f64, diluted_val
     );
 }
 
+/// A result that may be negative: the pages write its sign as a minus sign (−), not a hyphen.
+fn signed_result(f: &mut Figures, name: &str, stated: f64, exact: f64, from_shown: f64, shown: Shown) {
+    f.result(name, stated, exact, from_shown, shown);
+    if stated < 0.0 {
+        let printed = f.shown.last_mut().expect("the result was just shown");
+        printed.text = printed.text.replacen('-', "\u{2212}", 1);
+        printed.millions = None;
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ResidualIncome {
+    single: SingleStageResidualIncome,
+    forecast: ResidualIncomeForecast,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SingleStageResidualIncome {
+    book_value_per_share: f64,
+    roe: f64,
+    required_return: f64,
+    payout: f64,
+    growth: f64,
+    residual_value: f64,
+    value: f64,
+    pb: f64,
+    next_dividend: f64,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ResidualIncomeForecast {
+    book_value: f64,
+    shares: f64,
+    price: f64,
+    roes: Vec<f64>,
+    net_incomes: Vec<f64>,
+    dividends: Vec<f64>,
+    closing_book_values: Vec<f64>,
+    equity_charges: Vec<f64>,
+    residual_incomes: Vec<f64>,
+    divisors: Vec<f64>,
+    present_values: Vec<f64>,
+    residual_present_value: f64,
+    terminal_value: f64,
+    terminal_present_value: f64,
+    value: f64,
+    value_per_share: f64,
+    pb: f64,
+    shortfall: f64,
+    dividend_present_values: Vec<f64>,
+    dividends_present_value: f64,
+    next_dividend: f64,
+    terminal_price: f64,
+    terminal_pb: f64,
+    terminal_price_present_value: f64,
+    ddm_value: f64,
+    terminal_price_share: f64,
+}
+
+/// Bank C of the P/B article valued from its book value and the income it earns above the
+/// shareholders' required return, first at a steady ROE, then with three weaker years.
+fn residual_income(value: &serde_yaml::Value, f: &mut Figures) {
+    let e: ResidualIncome = parse(value, "residual-income");
+    let bank: PriceBook = example_of("pb");
+    let s = &e.single;
+    let j = &bank.justified;
+    f.same(
+        "single.book_value_per_share",
+        s.book_value_per_share,
+        bank.book_value_per_share,
+        Shown::Dollars(2),
+    );
+    f.same("single.roe", s.roe, j.roe, Shown::Percent(0));
+    f.same(
+        "single.required_return",
+        s.required_return,
+        j.required_return,
+        Shown::Percent(0),
+    );
+    f.same("single.payout", s.payout, j.payout, Shown::Percent(0));
+    let (r, b) = (s.required_return, s.book_value_per_share);
+    let g = (1.0 - s.payout) * s.roe;
+    f.result(
+        "single.growth",
+        s.growth,
+        g,
+        (1.0 - s.payout) * s.roe,
+        Shown::Percent(1),
+    );
+    let residual = (s.roe - r) * b / (r - g);
+    f.result(
+        "single.residual_value",
+        s.residual_value,
+        residual,
+        (s.roe - r) * b / (r - s.growth),
+        Shown::Dollars(2),
+    );
+    f.result(
+        "single.value",
+        s.value,
+        b + residual,
+        b + s.residual_value,
+        Shown::Dollars(2),
+    );
+    f.result("single.pb", s.pb, (b + residual) / b, s.value / b, Shown::Plain(2));
+    f.check(
+        "the single-stage P/B is the P/B article's justified P/B",
+        (s.pb - j.pb).abs() < 1e-9,
+    );
+    // With clean surplus the Gordon price of the dividends is the same number.
+    let next = s.payout * s.roe * b;
+    f.result("single.next_dividend", s.next_dividend, next, next, Shown::Dollars(2));
+    let gordon = next / (r - g);
+    f.check(
+        "the single-stage value is the Gordon value of the dividends",
+        (gordon - (b + residual)).abs() < 1e-9,
+    );
+    let forecast = residual_income_forecast(&e.forecast, s, &bank, f);
+    residual_income_as_dividends(&e.forecast, s, forecast, f);
+}
+
+/// The forecast years and the terminal value; returns the exact closing book value of the last
+/// year and the exact value of the equity.
+fn residual_income_forecast(
+    c: &ResidualIncomeForecast,
+    s: &SingleStageResidualIncome,
+    bank: &PriceBook,
+    f: &mut Figures,
+) -> (f64, f64) {
+    let n = c.roes.len();
+    assert!(
+        n > 0
+            && [&c.net_incomes, &c.dividends, &c.closing_book_values, &c.equity_charges]
+                .iter()
+                .chain(
+                    [
+                        &c.residual_incomes,
+                        &c.divisors,
+                        &c.present_values,
+                        &c.dividend_present_values
+                    ]
+                    .iter()
+                )
+                .all(|column| column.len() == n),
+        "residual-income: one figure per forecast year in every column"
+    );
+    f.same("forecast.book_value", c.book_value, bank.book_value, Shown::Amount(0));
+    f.same("forecast.shares", c.shares, bank.shares, Shown::Amount(0));
+    f.same("forecast.price", c.price, bank.price, Shown::Dollars(2));
+    let (mut book, mut shown_book, mut exact_sum) = (c.book_value, c.book_value, 0.0);
+    for t in 0..n {
+        let (closing, present_value) = residual_income_year(c, s, t, (book, shown_book), f);
+        exact_sum += present_value;
+        book = closing;
+        shown_book = c.closing_book_values[t];
+    }
+    let shown_sum: f64 = c.present_values.iter().sum();
+    signed_result(
+        f,
+        "forecast.residual_present_value",
+        c.residual_present_value,
+        exact_sum,
+        shown_sum,
+        Shown::Amount(2),
+    );
+    let value = residual_income_terminal(c, s, book, exact_sum, f);
+    (book, value)
+}
+
+/// One forecast year: income on the opening book value, the dividend, the equity charge and the
+/// residual income; returns the exact closing book value and present value of the residual income.
+fn residual_income_year(
+    c: &ResidualIncomeForecast,
+    s: &SingleStageResidualIncome,
+    t: usize,
+    (book, shown_book): (f64, f64),
+    f: &mut Figures,
+) -> (f64, f64) {
+    let (r, payout, roe) = (s.required_return, s.payout, c.roes[t]);
+    f.input(&format!("forecast.roes[{t}]"), roe, Shown::Percent(0));
+    let divisor = (1.0 + r).powi(t as i32 + 1);
+    f.result(
+        &format!("forecast.divisors[{t}]"),
+        c.divisors[t],
+        divisor,
+        divisor,
+        Shown::Plain(t + 1),
+    );
+    let income = roe * book;
+    f.result(
+        &format!("forecast.net_incomes[{t}]"),
+        c.net_incomes[t],
+        income,
+        roe * shown_book,
+        Shown::Amount(2),
+    );
+    let dividend = payout * income;
+    f.result(
+        &format!("forecast.dividends[{t}]"),
+        c.dividends[t],
+        dividend,
+        payout * c.net_incomes[t],
+        Shown::Amount(2),
+    );
+    let charge = r * book;
+    f.result(
+        &format!("forecast.equity_charges[{t}]"),
+        c.equity_charges[t],
+        charge,
+        r * shown_book,
+        Shown::Amount(2),
+    );
+    let residual = income - charge;
+    signed_result(
+        f,
+        &format!("forecast.residual_incomes[{t}]"),
+        c.residual_incomes[t],
+        residual,
+        c.net_incomes[t] - c.equity_charges[t],
+        Shown::Amount(2),
+    );
+    f.check(
+        "residual income is negative exactly when ROE is below the required return",
+        (residual < -1e-9) == (roe < r),
+    );
+    signed_result(
+        f,
+        &format!("forecast.present_values[{t}]"),
+        c.present_values[t],
+        residual / divisor,
+        c.residual_incomes[t] / c.divisors[t],
+        Shown::Amount(2),
+    );
+    // Clean surplus: book value changes only by income kept, not by anything bypassing income.
+    let closing = book + income - dividend;
+    f.result(
+        &format!("forecast.closing_book_values[{t}]"),
+        c.closing_book_values[t],
+        closing,
+        shown_book + c.net_incomes[t] - c.dividends[t],
+        Shown::Amount(2),
+    );
+    (closing, residual / divisor)
+}
+
+/// From the last forecast year on, Bank C earns its steady ROE and grows at b × ROE; returns the
+/// exact value of the equity.
+fn residual_income_terminal(
+    c: &ResidualIncomeForecast,
+    s: &SingleStageResidualIncome,
+    book: f64,
+    exact_sum: f64,
+    f: &mut Figures,
+) -> f64 {
+    let (r, n) = (s.required_return, c.roes.len());
+    let g = (1.0 - s.payout) * s.roe;
+    let last_book = c.closing_book_values[n - 1];
+    let last_divisor = (1.0 + r).powi(n as i32);
+    let terminal = (s.roe - r) * book / (r - g);
+    f.result(
+        "forecast.terminal_value",
+        c.terminal_value,
+        terminal,
+        (s.roe - r) * last_book / (r - s.growth),
+        Shown::Amount(2),
+    );
+    f.result(
+        "forecast.terminal_present_value",
+        c.terminal_present_value,
+        terminal / last_divisor,
+        c.terminal_value / c.divisors[n - 1],
+        Shown::Amount(2),
+    );
+    let value = c.book_value + exact_sum + terminal / last_divisor;
+    f.result(
+        "forecast.value",
+        c.value,
+        value,
+        c.book_value + c.residual_present_value + c.terminal_present_value,
+        Shown::Amount(2),
+    );
+    f.result(
+        "forecast.value_per_share",
+        c.value_per_share,
+        value / c.shares,
+        c.value / c.shares,
+        Shown::Dollars(2),
+    );
+    f.result(
+        "forecast.pb",
+        c.pb,
+        value / c.book_value,
+        c.value / c.book_value,
+        Shown::Plain(2),
+    );
+    f.result(
+        "forecast.shortfall",
+        c.shortfall,
+        s.value - value / c.shares,
+        s.value - c.value_per_share,
+        Shown::Dollars(2),
+    );
+    f.check(
+        "the weak years leave the value below the single-stage value",
+        value / c.shares < s.value,
+    );
+    f.check("the market price is above the value", c.price > value / c.shares);
+    value
+}
+
+/// The present value of the forecast years' dividends, rebuilt from the ROEs and clean surplus;
+/// returns the exact sum.
+fn forecast_dividends_value(c: &ResidualIncomeForecast, s: &SingleStageResidualIncome, f: &mut Figures) -> f64 {
+    let r = s.required_return;
+    let mut exact_sum = 0.0;
+    let mut book_t = c.book_value;
+    for t in 0..c.roes.len() {
+        let dividend = s.payout * c.roes[t] * book_t;
+        let divisor = (1.0 + r).powi(t as i32 + 1);
+        f.result(
+            &format!("forecast.dividend_present_values[{t}]"),
+            c.dividend_present_values[t],
+            dividend / divisor,
+            c.dividends[t] / c.divisors[t],
+            Shown::Amount(2),
+        );
+        exact_sum += dividend / divisor;
+        book_t += c.roes[t] * book_t - dividend;
+    }
+    let shown_sum: f64 = c.dividend_present_values.iter().sum();
+    f.result(
+        "forecast.dividends_present_value",
+        c.dividends_present_value,
+        exact_sum,
+        shown_sum,
+        Shown::Amount(2),
+    );
+    exact_sum
+}
+
+/// The same forecast valued by its dividends (the DDM): with clean surplus it gives the same value.
+fn residual_income_as_dividends(
+    c: &ResidualIncomeForecast,
+    s: &SingleStageResidualIncome,
+    (book, value): (f64, f64),
+    f: &mut Figures,
+) {
+    let (r, n) = (s.required_return, c.roes.len());
+    let g = (1.0 - s.payout) * s.roe;
+    let exact_sum = forecast_dividends_value(c, s, f);
+    let last_book = c.closing_book_values[n - 1];
+    let next = s.payout * s.roe * book;
+    f.result(
+        "forecast.next_dividend",
+        c.next_dividend,
+        next,
+        s.payout * s.roe * last_book,
+        Shown::Amount(2),
+    );
+    // From the book value rather than the rounded dividend: dividing by r − g would magnify its rounding.
+    let price = next / (r - g);
+    f.result(
+        "forecast.terminal_price",
+        c.terminal_price,
+        price,
+        s.payout * s.roe * last_book / (r - s.growth),
+        Shown::Amount(2),
+    );
+    f.result(
+        "forecast.terminal_pb",
+        c.terminal_pb,
+        price / book,
+        c.terminal_price / last_book,
+        Shown::Plain(2),
+    );
+    f.check(
+        "the terminal price is book value times the justified P/B",
+        (c.terminal_pb - s.pb).abs() < 1e-9,
+    );
+    let last_divisor = (1.0 + r).powi(n as i32);
+    f.result(
+        "forecast.terminal_price_present_value",
+        c.terminal_price_present_value,
+        price / last_divisor,
+        c.terminal_price / c.divisors[n - 1],
+        Shown::Amount(2),
+    );
+    let ddm = exact_sum + price / last_divisor;
+    f.result(
+        "forecast.ddm_value",
+        c.ddm_value,
+        ddm,
+        c.dividends_present_value + c.terminal_price_present_value,
+        Shown::Amount(2),
+    );
+    f.result(
+        "forecast.terminal_price_share",
+        c.terminal_price_share,
+        price / last_divisor / ddm,
+        c.terminal_price_present_value / c.ddm_value,
+        Shown::Percent(0),
+    );
+    f.check(
+        "the dividends give the same value as residual income",
+        (ddm - value).abs() < 1e-6 && c.ddm_value == c.value,
+    );
+}
+
 fn figures_of(model: &str, example: &serde_yaml::Value) -> Figures {
     let mut figures = Figures::default();
     match model {
@@ -1734,6 +2146,7 @@ fn figures_of(model: &str, example: &serde_yaml::Value) -> Figures {
         "wacc" => cost_of_capital(example, &mut figures),
         "ddm" => dividend_discount(example, &mut figures),
         "dilution" => full_dilution(example, &mut figures),
+        "residual-income" => residual_income(example, &mut figures),
         other => panic!("no checks for model {other}"),
     }
     figures
@@ -1811,6 +2224,7 @@ fn articles_have_their_sections_in_every_language() {
                     &ARTICLE_SECTIONS,
                     &["stock-pay", "debt-like", "options-rsus", "convertibles"],
                 ),
+                "residual-income" => (&ARTICLE_SECTIONS, &["justified-pb", "clean-surplus"]),
                 _ => (&MULTIPLE_SECTIONS, &[]),
             };
             for id in sections.iter().chain(extra) {

@@ -50,6 +50,7 @@ const ROUTES: &[&str] = &[
     "/valuation-models/ev-ebitda",
     "/valuation-models/wacc",
     "/valuation-models/dilution",
+    "/valuation-models/residual-income",
     "/finance-research",
     "/equity-research",
     "/ma-analysis",
