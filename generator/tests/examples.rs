@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 const LANGS: [&str; 3] = ["en", "zh", "ja"];
 /// Every article of the section with its weight: the multiples first, then the cash-flow models.
-const MODELS: [(&str, i64); 7] = [
+const MODELS: [(&str, i64); 9] = [
     ("pe", 1),
     ("ps", 2),
     ("pb", 3),
@@ -23,6 +23,8 @@ const MODELS: [(&str, i64); 7] = [
     ("dcf", 5),
     ("wacc", 6),
     ("ddm", 7),
+    ("dilution", 11),
+    ("residual-income", 12),
 ];
 /// The sections of an article on a multiple, in this order.
 const MULTIPLE_SECTIONS: [&str; 5] = ["formula", "what-it-tells-you", "example", "when-to-use", "limitations"];
@@ -1439,6 +1441,700 @@ fn ddm_stable_stage(m: &MultiStage, factors: &[f64], exact_dividend: f64, exact_
     );
 }
 
+/// The example of another article, parsed as that article's own checks parse it.
+fn example_of<T: DeserializeOwned>(name: &str) -> T {
+    let pages = load(name);
+    let example = pages[0]
+        .front
+        .example
+        .as_ref()
+        .unwrap_or_else(|| panic!("{name}.en.md has no `example:`"));
+    parse(example, name)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FullDilution {
+    enterprise_value: f64,
+    net_debt: f64,
+    shares: f64,
+    value_per_share: f64,
+    share_price: f64,
+    stock_pay: StockPay,
+    leases: f64,
+    pension: PensionDeficit,
+    minority: MinorityAtMarket,
+    equity_value: f64,
+    basic_value_per_share: f64,
+    options: EmployeeOptions,
+    rsus: f64,
+    diluted_shares: f64,
+    diluted_value_per_share: f64,
+    convertible: Convertible,
+    decline: f64,
+    price_premium: f64,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StockPay {
+    annual: f64,
+    growth: f64,
+    rate: f64,
+    value: f64,
+    per_share: f64,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PensionDeficit {
+    deficit: f64,
+    tax_rate: f64,
+    after_tax: f64,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MinorityAtMarket {
+    subsidiary_value: f64,
+    stake: f64,
+    book_value: f64,
+    market_value: f64,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EmployeeOptions {
+    count: f64,
+    strike: f64,
+    proceeds: f64,
+    repurchased: f64,
+    added: f64,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Convertible {
+    face: f64,
+    shares: f64,
+    conversion_price: f64,
+    equity_value: f64,
+    diluted_shares: f64,
+    value_per_share: f64,
+}
+
+/// Company D of the DCF article with illustrative claims added: from its enterprise value to a
+/// fully diluted value per share.
+fn full_dilution(value: &serde_yaml::Value, f: &mut Figures) {
+    let e: FullDilution = parse(value, "dilution");
+    let d = company_d();
+    let w: CostOfCapital = example_of("wacc");
+    f.same(
+        "enterprise_value",
+        e.enterprise_value,
+        d.enterprise_value,
+        Shown::Amount(2),
+    );
+    f.same("net_debt", e.net_debt, d.net_debt, Shown::Amount(0));
+    f.same("shares", e.shares, d.shares, Shown::Amount(0));
+    f.same(
+        "value_per_share",
+        e.value_per_share,
+        d.value_per_share,
+        Shown::Dollars(2),
+    );
+    f.same("share_price", e.share_price, w.share_price, Shown::Dollars(2));
+    dilution_stock_pay(&e, &d, f);
+    let equity = dilution_debt_like(&e, &w, f);
+    let (diluted, diluted_value) = dilution_options_rsus(&e, equity, f);
+    dilution_convertible(&e, equity, diluted, diluted_value, f);
+}
+
+/// Stock pay added back to a cash flow that grows with the business: the value it adds is a
+/// growing perpetuity of a cost the shareholders do bear.
+fn dilution_stock_pay(e: &FullDilution, d: &Company, f: &mut Figures) {
+    let s = &e.stock_pay;
+    f.input("stock_pay.annual", s.annual, Shown::Amount(0));
+    f.same("stock_pay.growth", s.growth, d.terminal_growth, Shown::Percent(0));
+    f.same("stock_pay.rate", s.rate, d.discount_rate, Shown::Percent(0));
+    let overstated = s.annual / (s.rate - s.growth);
+    f.result("stock_pay.value", s.value, overstated, overstated, Shown::Amount(0));
+    f.result(
+        "stock_pay.per_share",
+        s.per_share,
+        overstated / e.shares,
+        s.value / e.shares,
+        Shown::Dollars(2),
+    );
+    f.check(
+        "the stock pay added back is about a tenth of the value per share",
+        (s.per_share / e.value_per_share - 0.10).abs() < 0.005,
+    );
+}
+
+/// The debt-like claims between enterprise value and equity value; returns the exact equity value.
+fn dilution_debt_like(e: &FullDilution, w: &CostOfCapital, f: &mut Figures) -> f64 {
+    let (p, m) = (&e.pension, &e.minority);
+    f.input("leases", e.leases, Shown::Amount(0));
+    f.input("pension.deficit", p.deficit, Shown::Amount(0));
+    f.same("pension.tax_rate", p.tax_rate, w.tax_rate, Shown::Percent(0));
+    // Contributions that close the deficit are tax-deductible, so the claim is the deficit after tax.
+    let pension = p.deficit * (1.0 - p.tax_rate);
+    f.result("pension.after_tax", p.after_tax, pension, pension, Shown::Amount(0));
+    f.input("minority.subsidiary_value", m.subsidiary_value, Shown::Amount(0));
+    f.input("minority.stake", m.stake, Shown::Percent(0));
+    f.input("minority.book_value", m.book_value, Shown::Amount(0));
+    let minority = m.subsidiary_value * m.stake;
+    f.result(
+        "minority.market_value",
+        m.market_value,
+        minority,
+        minority,
+        Shown::Amount(0),
+    );
+    f.check(
+        "the outside owners' stake is worth more than its book value",
+        minority > m.book_value,
+    );
+    let equity = e.enterprise_value - e.net_debt - e.leases - pension - minority;
+    f.result(
+        "equity_value",
+        e.equity_value,
+        equity,
+        e.enterprise_value - e.net_debt - e.leases - p.after_tax - m.market_value,
+        Shown::Amount(2),
+    );
+    f.result(
+        "basic_value_per_share",
+        e.basic_value_per_share,
+        equity / e.shares,
+        e.equity_value / e.shares,
+        Shown::Dollars(2),
+    );
+    equity
+}
+
+/// Options by the treasury-stock method at the market price, RSUs in full; returns the exact
+/// diluted share count and value per share.
+fn dilution_options_rsus(e: &FullDilution, equity: f64, f: &mut Figures) -> (f64, f64) {
+    let o = &e.options;
+    f.input("options.count", o.count, Shown::Amount(0));
+    f.input("options.strike", o.strike, Shown::Dollars(2));
+    f.input("rsus", e.rsus, Shown::Amount(1));
+    assert!(o.strike < e.share_price, "dilution: the options must be in the money");
+    let proceeds = o.count * o.strike;
+    f.result("options.proceeds", o.proceeds, proceeds, proceeds, Shown::Amount(0));
+    let repurchased = proceeds / e.share_price;
+    f.result(
+        "options.repurchased",
+        o.repurchased,
+        repurchased,
+        o.proceeds / e.share_price,
+        Shown::Amount(0),
+    );
+    f.result(
+        "options.added",
+        o.added,
+        o.count - repurchased,
+        o.count - o.repurchased,
+        Shown::Amount(0),
+    );
+    let diluted = e.shares + o.count - repurchased + e.rsus;
+    f.result(
+        "diluted_shares",
+        e.diluted_shares,
+        diluted,
+        e.shares + o.added + e.rsus,
+        Shown::Amount(1),
+    );
+    let value = equity / diluted;
+    f.result(
+        "diluted_value_per_share",
+        e.diluted_value_per_share,
+        value,
+        e.equity_value / e.diluted_shares,
+        Shown::Dollars(2),
+    );
+    (diluted, value)
+}
+
+/// If-converted: the bond leaves the debt and its shares join the count; the lower value per
+/// share is the one to keep, and it is lower exactly when the holders would convert.
+fn dilution_convertible(e: &FullDilution, equity: f64, diluted: f64, diluted_value: f64, f: &mut Figures) {
+    let c = &e.convertible;
+    f.input("convertible.face", c.face, Shown::Amount(0));
+    f.input("convertible.shares", c.shares, Shown::Amount(0));
+    let conversion_price = c.face / c.shares;
+    f.result(
+        "convertible.conversion_price",
+        c.conversion_price,
+        conversion_price,
+        conversion_price,
+        Shown::Dollars(2),
+    );
+    let equity_converted = equity + c.face;
+    f.result(
+        "convertible.equity_value",
+        c.equity_value,
+        equity_converted,
+        e.equity_value + c.face,
+        Shown::Amount(2),
+    );
+    let shares_converted = diluted + c.shares;
+    f.result(
+        "convertible.diluted_shares",
+        c.diluted_shares,
+        shares_converted,
+        e.diluted_shares + c.shares,
+        Shown::Amount(1),
+    );
+    let value = equity_converted / shares_converted;
+    f.result(
+        "convertible.value_per_share",
+        c.value_per_share,
+        value,
+        c.equity_value / c.diluted_shares,
+        Shown::Dollars(2),
+    );
+    f.check(
+        "the holders convert: the value per share is above the conversion price",
+        value > conversion_price,
+    );
+    f.check(
+        "conversion dilutes: the if-converted value is below the value with the bond as debt",
+        value < diluted_value,
+    );
+    f.result(
+        "decline",
+        e.decline,
+        1.0 - value / e.value_per_share,
+        1.0 - c.value_per_share / e.value_per_share,
+        Shown::Percent(0),
+    );
+    f.result(
+        "price_premium",
+        e.price_premium,
+        e.share_price / value - 1.0,
+        e.share_price / c.value_per_share - 1.0,
+        Shown::Percent(1),
+    );
+    f.check(
+        "the price below the DCF's value is above the fully diluted value",
+        e.share_price < e.value_per_share && e.share_price > value,
+    );
+}
+
+/// A result that may be negative: the pages write its sign as a minus sign (−), not a hyphen.
+fn signed_result(f: &mut Figures, name: &str, stated: f64, exact: f64, from_shown: f64, shown: Shown) {
+    f.result(name, stated, exact, from_shown, shown);
+    if stated < 0.0 {
+        let printed = f.shown.last_mut().expect("the result was just shown");
+        printed.text = printed.text.replacen('-', "\u{2212}", 1);
+        printed.millions = None;
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ResidualIncome {
+    single: SingleStageResidualIncome,
+    forecast: ResidualIncomeForecast,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SingleStageResidualIncome {
+    book_value_per_share: f64,
+    roe: f64,
+    required_return: f64,
+    payout: f64,
+    growth: f64,
+    residual_value: f64,
+    value: f64,
+    pb: f64,
+    next_dividend: f64,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ResidualIncomeForecast {
+    book_value: f64,
+    shares: f64,
+    price: f64,
+    roes: Vec<f64>,
+    net_incomes: Vec<f64>,
+    dividends: Vec<f64>,
+    closing_book_values: Vec<f64>,
+    equity_charges: Vec<f64>,
+    residual_incomes: Vec<f64>,
+    divisors: Vec<f64>,
+    present_values: Vec<f64>,
+    residual_present_value: f64,
+    terminal_value: f64,
+    terminal_present_value: f64,
+    value: f64,
+    value_per_share: f64,
+    pb: f64,
+    shortfall: f64,
+    dividend_present_values: Vec<f64>,
+    dividends_present_value: f64,
+    next_dividend: f64,
+    terminal_price: f64,
+    terminal_pb: f64,
+    terminal_price_present_value: f64,
+    ddm_value: f64,
+    terminal_price_share: f64,
+}
+
+/// Bank C of the P/B article valued from its book value and the income it earns above the
+/// shareholders' required return, first at a steady ROE, then with three weaker years.
+fn residual_income(value: &serde_yaml::Value, f: &mut Figures) {
+    let e: ResidualIncome = parse(value, "residual-income");
+    let bank: PriceBook = example_of("pb");
+    let s = &e.single;
+    let j = &bank.justified;
+    f.same(
+        "single.book_value_per_share",
+        s.book_value_per_share,
+        bank.book_value_per_share,
+        Shown::Dollars(2),
+    );
+    f.same("single.roe", s.roe, j.roe, Shown::Percent(0));
+    f.same(
+        "single.required_return",
+        s.required_return,
+        j.required_return,
+        Shown::Percent(0),
+    );
+    f.same("single.payout", s.payout, j.payout, Shown::Percent(0));
+    let (r, b) = (s.required_return, s.book_value_per_share);
+    let g = (1.0 - s.payout) * s.roe;
+    f.result(
+        "single.growth",
+        s.growth,
+        g,
+        (1.0 - s.payout) * s.roe,
+        Shown::Percent(1),
+    );
+    let residual = (s.roe - r) * b / (r - g);
+    f.result(
+        "single.residual_value",
+        s.residual_value,
+        residual,
+        (s.roe - r) * b / (r - s.growth),
+        Shown::Dollars(2),
+    );
+    f.result(
+        "single.value",
+        s.value,
+        b + residual,
+        b + s.residual_value,
+        Shown::Dollars(2),
+    );
+    f.result("single.pb", s.pb, (b + residual) / b, s.value / b, Shown::Plain(2));
+    f.check(
+        "the single-stage P/B is the P/B article's justified P/B",
+        (s.pb - j.pb).abs() < 1e-9,
+    );
+    // With clean surplus the Gordon price of the dividends is the same number.
+    let next = s.payout * s.roe * b;
+    f.result("single.next_dividend", s.next_dividend, next, next, Shown::Dollars(2));
+    let gordon = next / (r - g);
+    f.check(
+        "the single-stage value is the Gordon value of the dividends",
+        (gordon - (b + residual)).abs() < 1e-9,
+    );
+    let forecast = residual_income_forecast(&e.forecast, s, &bank, f);
+    residual_income_as_dividends(&e.forecast, s, forecast, f);
+}
+
+/// The forecast years and the terminal value; returns the exact closing book value of the last
+/// year and the exact value of the equity.
+fn residual_income_forecast(
+    c: &ResidualIncomeForecast,
+    s: &SingleStageResidualIncome,
+    bank: &PriceBook,
+    f: &mut Figures,
+) -> (f64, f64) {
+    let n = c.roes.len();
+    assert!(
+        n > 0
+            && [&c.net_incomes, &c.dividends, &c.closing_book_values, &c.equity_charges]
+                .iter()
+                .chain(
+                    [
+                        &c.residual_incomes,
+                        &c.divisors,
+                        &c.present_values,
+                        &c.dividend_present_values
+                    ]
+                    .iter()
+                )
+                .all(|column| column.len() == n),
+        "residual-income: one figure per forecast year in every column"
+    );
+    f.same("forecast.book_value", c.book_value, bank.book_value, Shown::Amount(0));
+    f.same("forecast.shares", c.shares, bank.shares, Shown::Amount(0));
+    f.same("forecast.price", c.price, bank.price, Shown::Dollars(2));
+    let (mut book, mut shown_book, mut exact_sum) = (c.book_value, c.book_value, 0.0);
+    for t in 0..n {
+        let (closing, present_value) = residual_income_year(c, s, t, (book, shown_book), f);
+        exact_sum += present_value;
+        book = closing;
+        shown_book = c.closing_book_values[t];
+    }
+    let shown_sum: f64 = c.present_values.iter().sum();
+    signed_result(
+        f,
+        "forecast.residual_present_value",
+        c.residual_present_value,
+        exact_sum,
+        shown_sum,
+        Shown::Amount(2),
+    );
+    let value = residual_income_terminal(c, s, book, exact_sum, f);
+    (book, value)
+}
+
+/// One forecast year: income on the opening book value, the dividend, the equity charge and the
+/// residual income; returns the exact closing book value and present value of the residual income.
+fn residual_income_year(
+    c: &ResidualIncomeForecast,
+    s: &SingleStageResidualIncome,
+    t: usize,
+    (book, shown_book): (f64, f64),
+    f: &mut Figures,
+) -> (f64, f64) {
+    let (r, payout, roe) = (s.required_return, s.payout, c.roes[t]);
+    f.input(&format!("forecast.roes[{t}]"), roe, Shown::Percent(0));
+    let divisor = (1.0 + r).powi(t as i32 + 1);
+    f.result(
+        &format!("forecast.divisors[{t}]"),
+        c.divisors[t],
+        divisor,
+        divisor,
+        Shown::Plain(t + 1),
+    );
+    let income = roe * book;
+    f.result(
+        &format!("forecast.net_incomes[{t}]"),
+        c.net_incomes[t],
+        income,
+        roe * shown_book,
+        Shown::Amount(2),
+    );
+    let dividend = payout * income;
+    f.result(
+        &format!("forecast.dividends[{t}]"),
+        c.dividends[t],
+        dividend,
+        payout * c.net_incomes[t],
+        Shown::Amount(2),
+    );
+    let charge = r * book;
+    f.result(
+        &format!("forecast.equity_charges[{t}]"),
+        c.equity_charges[t],
+        charge,
+        r * shown_book,
+        Shown::Amount(2),
+    );
+    let residual = income - charge;
+    signed_result(
+        f,
+        &format!("forecast.residual_incomes[{t}]"),
+        c.residual_incomes[t],
+        residual,
+        c.net_incomes[t] - c.equity_charges[t],
+        Shown::Amount(2),
+    );
+    f.check(
+        "residual income is negative exactly when ROE is below the required return",
+        (residual < -1e-9) == (roe < r),
+    );
+    signed_result(
+        f,
+        &format!("forecast.present_values[{t}]"),
+        c.present_values[t],
+        residual / divisor,
+        c.residual_incomes[t] / c.divisors[t],
+        Shown::Amount(2),
+    );
+    // Clean surplus: book value changes only by income kept, not by anything bypassing income.
+    let closing = book + income - dividend;
+    f.result(
+        &format!("forecast.closing_book_values[{t}]"),
+        c.closing_book_values[t],
+        closing,
+        shown_book + c.net_incomes[t] - c.dividends[t],
+        Shown::Amount(2),
+    );
+    (closing, residual / divisor)
+}
+
+/// From the last forecast year on, Bank C earns its steady ROE and grows at b × ROE; returns the
+/// exact value of the equity.
+fn residual_income_terminal(
+    c: &ResidualIncomeForecast,
+    s: &SingleStageResidualIncome,
+    book: f64,
+    exact_sum: f64,
+    f: &mut Figures,
+) -> f64 {
+    let (r, n) = (s.required_return, c.roes.len());
+    let g = (1.0 - s.payout) * s.roe;
+    let last_book = c.closing_book_values[n - 1];
+    let last_divisor = (1.0 + r).powi(n as i32);
+    let terminal = (s.roe - r) * book / (r - g);
+    f.result(
+        "forecast.terminal_value",
+        c.terminal_value,
+        terminal,
+        (s.roe - r) * last_book / (r - s.growth),
+        Shown::Amount(2),
+    );
+    f.result(
+        "forecast.terminal_present_value",
+        c.terminal_present_value,
+        terminal / last_divisor,
+        c.terminal_value / c.divisors[n - 1],
+        Shown::Amount(2),
+    );
+    let value = c.book_value + exact_sum + terminal / last_divisor;
+    f.result(
+        "forecast.value",
+        c.value,
+        value,
+        c.book_value + c.residual_present_value + c.terminal_present_value,
+        Shown::Amount(2),
+    );
+    f.result(
+        "forecast.value_per_share",
+        c.value_per_share,
+        value / c.shares,
+        c.value / c.shares,
+        Shown::Dollars(2),
+    );
+    f.result(
+        "forecast.pb",
+        c.pb,
+        value / c.book_value,
+        c.value / c.book_value,
+        Shown::Plain(2),
+    );
+    f.result(
+        "forecast.shortfall",
+        c.shortfall,
+        s.value - value / c.shares,
+        s.value - c.value_per_share,
+        Shown::Dollars(2),
+    );
+    f.check(
+        "the weak years leave the value below the single-stage value",
+        value / c.shares < s.value,
+    );
+    f.check("the market price is above the value", c.price > value / c.shares);
+    value
+}
+
+/// The present value of the forecast years' dividends, rebuilt from the ROEs and clean surplus;
+/// returns the exact sum.
+fn forecast_dividends_value(c: &ResidualIncomeForecast, s: &SingleStageResidualIncome, f: &mut Figures) -> f64 {
+    let r = s.required_return;
+    let mut exact_sum = 0.0;
+    let mut book_t = c.book_value;
+    for t in 0..c.roes.len() {
+        let dividend = s.payout * c.roes[t] * book_t;
+        let divisor = (1.0 + r).powi(t as i32 + 1);
+        f.result(
+            &format!("forecast.dividend_present_values[{t}]"),
+            c.dividend_present_values[t],
+            dividend / divisor,
+            c.dividends[t] / c.divisors[t],
+            Shown::Amount(2),
+        );
+        exact_sum += dividend / divisor;
+        book_t += c.roes[t] * book_t - dividend;
+    }
+    let shown_sum: f64 = c.dividend_present_values.iter().sum();
+    f.result(
+        "forecast.dividends_present_value",
+        c.dividends_present_value,
+        exact_sum,
+        shown_sum,
+        Shown::Amount(2),
+    );
+    exact_sum
+}
+
+/// The same forecast valued by its dividends (the DDM): with clean surplus it gives the same value.
+fn residual_income_as_dividends(
+    c: &ResidualIncomeForecast,
+    s: &SingleStageResidualIncome,
+    (book, value): (f64, f64),
+    f: &mut Figures,
+) {
+    let (r, n) = (s.required_return, c.roes.len());
+    let g = (1.0 - s.payout) * s.roe;
+    let exact_sum = forecast_dividends_value(c, s, f);
+    let last_book = c.closing_book_values[n - 1];
+    let next = s.payout * s.roe * book;
+    f.result(
+        "forecast.next_dividend",
+        c.next_dividend,
+        next,
+        s.payout * s.roe * last_book,
+        Shown::Amount(2),
+    );
+    // From the book value rather than the rounded dividend: dividing by r − g would magnify its rounding.
+    let price = next / (r - g);
+    f.result(
+        "forecast.terminal_price",
+        c.terminal_price,
+        price,
+        s.payout * s.roe * last_book / (r - s.growth),
+        Shown::Amount(2),
+    );
+    f.result(
+        "forecast.terminal_pb",
+        c.terminal_pb,
+        price / book,
+        c.terminal_price / last_book,
+        Shown::Plain(2),
+    );
+    f.check(
+        "the terminal price is book value times the justified P/B",
+        (c.terminal_pb - s.pb).abs() < 1e-9,
+    );
+    let last_divisor = (1.0 + r).powi(n as i32);
+    f.result(
+        "forecast.terminal_price_present_value",
+        c.terminal_price_present_value,
+        price / last_divisor,
+        c.terminal_price / c.divisors[n - 1],
+        Shown::Amount(2),
+    );
+    let ddm = exact_sum + price / last_divisor;
+    f.result(
+        "forecast.ddm_value",
+        c.ddm_value,
+        ddm,
+        c.dividends_present_value + c.terminal_price_present_value,
+        Shown::Amount(2),
+    );
+    f.result(
+        "forecast.terminal_price_share",
+        c.terminal_price_share,
+        price / last_divisor / ddm,
+        c.terminal_price_present_value / c.ddm_value,
+        Shown::Percent(0),
+    );
+    f.check(
+        "the dividends give the same value as residual income",
+        (ddm - value).abs() < 1e-6 && c.ddm_value == c.value,
+    );
+}
+
 fn figures_of(model: &str, example: &serde_yaml::Value) -> Figures {
     let mut figures = Figures::default();
     match model {
@@ -1449,6 +2145,8 @@ fn figures_of(model: &str, example: &serde_yaml::Value) -> Figures {
         "dcf" => discounted_cash_flow(example, &mut figures),
         "wacc" => cost_of_capital(example, &mut figures),
         "ddm" => dividend_discount(example, &mut figures),
+        "dilution" => full_dilution(example, &mut figures),
+        "residual-income" => residual_income(example, &mut figures),
         other => panic!("no checks for model {other}"),
     }
     figures
@@ -1522,6 +2220,11 @@ fn articles_have_their_sections_in_every_language() {
                 "ev-ebitda" => (&MULTIPLE_SECTIONS, &["bridge", "ev-sales", "exit-multiple"]),
                 "pe" => (&MULTIPLE_SECTIONS, &["justified-pe"]),
                 "pb" => (&MULTIPLE_SECTIONS, &["justified-pb"]),
+                "dilution" => (
+                    &ARTICLE_SECTIONS,
+                    &["stock-pay", "debt-like", "options-rsus", "convertibles"],
+                ),
+                "residual-income" => (&ARTICLE_SECTIONS, &["justified-pb", "clean-surplus"]),
                 _ => (&MULTIPLE_SECTIONS, &[]),
             };
             for id in sections.iter().chain(extra) {

@@ -49,6 +49,8 @@ const ROUTES: &[&str] = &[
     "/valuation-models/ddm",
     "/valuation-models/ev-ebitda",
     "/valuation-models/wacc",
+    "/valuation-models/dilution",
+    "/valuation-models/residual-income",
     "/finance-research",
     "/equity-research",
     "/ma-analysis",
