@@ -15,7 +15,7 @@ use generator::markdown::{render, RenderOptions};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
-const LANGS: [&str; 1] = ["en"];
+const LANGS: [&str; 2] = ["en", "zh"];
 /// The articles whose methods the case applies; each language's page links to each of them.
 const ARTICLES: [&str; 4] = [
     "/valuation-models/dcf",
