@@ -15,7 +15,7 @@ use generator::markdown::{render, RenderOptions};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
-const LANGS: [&str; 2] = ["en", "zh"];
+const LANGS: [&str; 3] = ["en", "zh", "ja"];
 /// The articles whose methods the case applies; each language's page links to each of them.
 const ARTICLES: [&str; 4] = [
     "/valuation-models/dcf",
