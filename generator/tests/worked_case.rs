@@ -670,8 +670,8 @@ fn normalisation(c: &Case, f: &mut Figures) -> f64 {
     nopat
 }
 
-/// Invested capital, its return, and the growth that reinvestment at that return supports.
-fn roic(c: &Case, nopat: f64, f: &mut Figures) {
+/// Invested capital at the start and the end of the last year; returns both, exact.
+fn invested_capital(c: &Case, f: &mut Figures) -> (f64, f64) {
     let (s, n, r) = (&c.statements, &c.normalisation, &c.roic);
     let last = s.years.len() - 1;
     let opening_cash = n.operating_cash_share * s.revenue[last - 1];
@@ -702,6 +702,14 @@ fn roic(c: &Case, nopat: f64, f: &mut Figures) {
         closing_shown,
         Shown::Amount(1),
     );
+    (opening, closing)
+}
+
+/// The return on invested capital, and the growth that reinvestment at that return supports.
+fn roic(c: &Case, nopat: f64, f: &mut Figures) {
+    let (s, n, r) = (&c.statements, &c.normalisation, &c.roic);
+    let last = s.years.len() - 1;
+    let (opening, closing) = invested_capital(c, f);
     let roic = nopat / opening;
     let roic_shown = n.nopat / r.invested_capital_opening;
     f.result("roic", r.roic, roic, roic_shown, Shown::Percent(1));
@@ -1089,13 +1097,7 @@ fn scenarios(c: &Case, m: &Model, base_value: f64, f: &mut Figures) -> f64 {
             s.terminal_growth <= c.wacc.risk_free,
         );
         f.check(&name("new capital earns at least the WACC"), s.ronic >= c.wacc.wacc);
-        let drivers = Drivers {
-            growth: &s.growth,
-            margin: s.margin,
-            terminal_growth: s.terminal_growth,
-            ronic: s.ronic,
-        };
-        let value = m.value_per_share(&drivers);
+        let value = m.value_per_share(&drivers_of(s));
         f.result(
             &name("value_per_share"),
             s.value_per_share,
@@ -1139,8 +1141,8 @@ fn drivers_of(s: &Scenario) -> Drivers<'_> {
     }
 }
 
-/// The margin of safety against the price, and what the price implies read backwards.
-fn price(c: &Case, m: &Model, value: f64, weighted: f64, f: &mut Figures) {
+/// The margin of safety against the price, and the upside and downside of the scenarios.
+fn margin_of_safety(c: &Case, m: &Model, value: f64, weighted: f64, f: &mut Figures) {
     let (p, b) = (&c.price, &c.bridge);
     let (bull, bear) = (&c.scenarios[0], &c.scenarios[2]);
     let stated = b.value_per_share;
@@ -1189,6 +1191,13 @@ fn price(c: &Case, m: &Model, value: f64, weighted: f64, f: &mut Figures) {
         Shown::Percent(1),
     );
     f.check("the bear case is below the price", bear_exact < p.price);
+}
+
+/// What the price implies, read backwards through the base case, and the P/E cross-check.
+fn reverse_dcf(c: &Case, m: &Model, value: f64, f: &mut Figures) {
+    let (p, b) = (&c.price, &c.bridge);
+    let stated = b.value_per_share;
+    let bear = &c.scenarios[2];
     let base = drivers_of(&c.scenarios[1]);
     let growth = m.solve(p.price, (-0.2, 0.2), |g| {
         let path = vec![g; base.growth.len()];
@@ -1243,7 +1252,8 @@ fn figures_of(example: &serde_yaml::Value) -> Figures {
         (m.value_per_share(&drivers_of(&c.scenarios[1])) - value).abs() < 1e-9,
     );
     let weighted = scenarios(&c, &m, value, &mut f);
-    price(&c, &m, value, weighted, &mut f);
+    margin_of_safety(&c, &m, value, weighted, &mut f);
+    reverse_dcf(&c, &m, value, &mut f);
     f
 }
 
