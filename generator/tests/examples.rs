@@ -1648,3 +1648,44 @@ fn amounts_in_millions_may_be_counted_in_yi_and_wan() {
     f.input("price", 12.0, Shown::Dollars(2));
     assert_eq!(f.shown[0].forms("zh"), ["$12.00"]);
 }
+
+/// The text between `**` pairs on each line of a page's Markdown, with `\$` read as `$`.
+fn bold_spans(path: &Path) -> Vec<String> {
+    let source = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    source
+        .lines()
+        .flat_map(|line| line.split("**").skip(1).step_by(2).map(|s| s.replace("\\$", "$")))
+        .collect()
+}
+
+/// Whether a figure is set in bold on a page: one of its forms inside a bold span, or a count in
+/// 億/萬 whose number alone is bold (`**4** 億美元`).
+fn is_bold(figure: &Printed, lang: &str, spans: &[String]) -> bool {
+    figure.forms(lang).iter().any(|form| {
+        let count = form.trim_end_matches(['億', '萬', '万']).trim_end();
+        spans
+            .iter()
+            .any(|span| span.contains(form.as_str()) || (count != form && span.trim() == count))
+    })
+}
+
+/// A result English sets in bold is the answer a reader looks for; Chinese and Japanese readers
+/// must find it set apart too.
+#[test]
+fn figures_bold_in_english_are_bold_in_every_language() {
+    let mut problems = Vec::new();
+    for (model, _) in MODELS {
+        let pages = load(model);
+        let figures = figures_of(model, pages[0].front.example.as_ref().unwrap());
+        let english = bold_spans(&pages[0].path);
+        for page in &pages[1..] {
+            let spans = bold_spans(&page.path);
+            for figure in figures.shown.iter().filter(|f| is_bold(f, "en", &english)) {
+                if !is_bold(figure, page.lang, &spans) {
+                    problems.push(format!("{}: `{}` is not bold", page.path.display(), figure.text));
+                }
+            }
+        }
+    }
+    assert!(problems.is_empty(), "\n{}", problems.join("\n"));
+}
