@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 const LANGS: [&str; 3] = ["en", "zh", "ja"];
 /// Every article of the section with its weight: the multiples first, then the cash-flow models.
-const MODELS: [(&str, i64); 9] = [
+const MODELS: [(&str, i64); 10] = [
     ("pe", 1),
     ("ps", 2),
     ("pb", 3),
@@ -25,6 +25,7 @@ const MODELS: [(&str, i64); 9] = [
     ("ddm", 7),
     ("dilution", 11),
     ("residual-income", 12),
+    ("where-the-numbers-come-from", 13),
 ];
 /// The sections of an article on a multiple, in this order.
 const MULTIPLE_SECTIONS: [&str; 5] = ["formula", "what-it-tells-you", "example", "when-to-use", "limitations"];
@@ -38,6 +39,17 @@ const ARTICLE_SECTIONS: [&str; 8] = [
     "importance",
     "when-to-use",
     "limitations",
+];
+/// The sections of the guide to where a valuation's inputs come from, in this order.
+const GUIDE_SECTIONS: [&str; 8] = [
+    "filings",
+    "statement-lines",
+    "taiwan-mops",
+    "japan-edinet-tdnet",
+    "risk-free-rate",
+    "beta",
+    "equity-risk-premium",
+    "checklist",
 ];
 /// Routes outside this section that the articles may link to (README, "Writing content").
 const OTHER_ROUTES: [&str; 4] = [
@@ -2135,6 +2147,209 @@ fn residual_income_as_dividends(
     );
 }
 
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MarketInputs {
+    risk_free: f64,
+    equity_risk_premium: f64,
+    peers: Vec<Peer>,
+    industry_unlevered_beta: f64,
+    net_debt: f64,
+    market_cap: f64,
+    debt_to_equity: f64,
+    tax_rate: f64,
+    beta: f64,
+    cost_of_equity: f64,
+    regression: RegressionBeta,
+    history: HistoricalPremium,
+    implied: ImpliedPremium,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Peer {
+    levered_beta: f64,
+    debt_to_equity: f64,
+    tax_rate: f64,
+    factor: f64,
+    unlevered_beta: f64,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RegressionBeta {
+    beta: f64,
+    standard_error: f64,
+    low: f64,
+    high: f64,
+    cost_of_equity: f64,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct HistoricalPremium {
+    volatility: f64,
+    years: f64,
+    standard_error: f64,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ImpliedPremium {
+    cash_yield: f64,
+    growth: f64,
+    expected_return: f64,
+    premium: f64,
+}
+
+/// The WACC article's example, whose market inputs the guide to them explains.
+fn wacc_example() -> CostOfCapital {
+    let pages = load("wacc");
+    parse(
+        pages[0].front.example.as_ref().expect("wacc.en.md has an example"),
+        "wacc",
+    )
+}
+
+/// "Where the numbers come from": the industry beta of Company D's peers, unlevered and
+/// relevered into the WACC article's beta, against a regression beta; and two estimates of the
+/// equity risk premium.
+fn market_inputs(value: &serde_yaml::Value, f: &mut Figures) {
+    let e: MarketInputs = parse(value, "where-the-numbers-come-from");
+    let w = wacc_example();
+    f.same("risk_free", e.risk_free, w.risk_free, Shown::Percent(0));
+    f.same(
+        "equity_risk_premium",
+        e.equity_risk_premium,
+        w.equity_risk_premium,
+        Shown::Percent(0),
+    );
+    let (exact, from_shown) = peers_unlevered(&e.peers, f);
+    f.result(
+        "industry_unlevered_beta",
+        e.industry_unlevered_beta,
+        exact,
+        from_shown,
+        Shown::Plain(2),
+    );
+    f.same(
+        "industry_unlevered_beta (wacc)",
+        e.industry_unlevered_beta,
+        w.unlevered_beta,
+        Shown::Plain(2),
+    );
+    f.same("net_debt", e.net_debt, w.debt, Shown::Amount(0));
+    f.same("market_cap", e.market_cap, w.market_cap, Shown::Amount(0));
+    f.same("debt_to_equity", e.debt_to_equity, w.debt_to_equity, Shown::Plain(2));
+    f.same("tax_rate", e.tax_rate, w.tax_rate, Shown::Percent(0));
+    let relever = |beta_u: f64| beta_u * (1.0 + (1.0 - e.tax_rate) * e.net_debt / e.market_cap);
+    f.result(
+        "beta",
+        e.beta,
+        relever(exact),
+        relever(e.industry_unlevered_beta),
+        Shown::Plain(2),
+    );
+    f.same("beta (wacc)", e.beta, w.beta, Shown::Plain(2));
+    let ke = e.risk_free + e.beta * e.equity_risk_premium;
+    f.result("cost_of_equity", e.cost_of_equity, ke, ke, Shown::Percent(1));
+    f.same(
+        "cost_of_equity (wacc)",
+        e.cost_of_equity,
+        w.cost_of_equity,
+        Shown::Percent(1),
+    );
+    regression_beta(&e, f);
+    equity_risk_premium(&e, f);
+}
+
+/// Each peer's beta without its debt; returns the industry average, exact and from the shown
+/// unlevered betas.
+fn peers_unlevered(peers: &[Peer], f: &mut Figures) -> (f64, f64) {
+    let mut exact = Vec::new();
+    for (i, p) in peers.iter().enumerate() {
+        f.input(&format!("peers[{i}].levered_beta"), p.levered_beta, Shown::Plain(2));
+        f.input(&format!("peers[{i}].debt_to_equity"), p.debt_to_equity, Shown::Plain(2));
+        f.input(&format!("peers[{i}].tax_rate"), p.tax_rate, Shown::Percent(0));
+        let factor = 1.0 + (1.0 - p.tax_rate) * p.debt_to_equity;
+        f.result(&format!("peers[{i}].factor"), p.factor, factor, factor, Shown::Plain(2));
+        let beta_u = p.levered_beta / factor;
+        f.result(
+            &format!("peers[{i}].unlevered_beta"),
+            p.unlevered_beta,
+            beta_u,
+            p.levered_beta / p.factor,
+            Shown::Plain(2),
+        );
+        exact.push(beta_u);
+    }
+    let n = peers.len() as f64;
+    f.check("the peers' debt explains most of their spread", {
+        let spread =
+            |xs: Vec<f64>| xs.iter().cloned().fold(f64::MIN, f64::max) - xs.iter().cloned().fold(f64::MAX, f64::min);
+        spread(exact.clone()) < spread(peers.iter().map(|p| p.levered_beta).collect())
+    });
+    (
+        exact.iter().sum::<f64>() / n,
+        peers.iter().map(|p| p.unlevered_beta).sum::<f64>() / n,
+    )
+}
+
+fn regression_beta(e: &MarketInputs, f: &mut Figures) {
+    let r = &e.regression;
+    f.input("regression.beta", r.beta, Shown::Plain(2));
+    f.input("regression.standard_error", r.standard_error, Shown::Plain(2));
+    let (low, high) = (r.beta - 2.0 * r.standard_error, r.beta + 2.0 * r.standard_error);
+    f.result("regression.low", r.low, low, low, Shown::Plain(2));
+    f.result("regression.high", r.high, high, high, Shown::Plain(2));
+    f.check(
+        "the industry beta lies inside the regression's range",
+        r.low <= e.beta && e.beta <= r.high,
+    );
+    let ke = e.risk_free + r.beta * e.equity_risk_premium;
+    f.result("regression.cost_of_equity", r.cost_of_equity, ke, ke, Shown::Percent(1));
+    f.check(
+        "the regression beta gives a cost of equity two points lower",
+        ((e.cost_of_equity - r.cost_of_equity) - 0.02).abs() < 1e-9,
+    );
+}
+
+fn equity_risk_premium(e: &MarketInputs, f: &mut Figures) {
+    let h = &e.history;
+    f.input("history.volatility", h.volatility, Shown::Percent(0));
+    f.input("history.years", h.years, Shown::Plain(0));
+    let se = h.volatility / h.years.sqrt();
+    f.result("history.standard_error", h.standard_error, se, se, Shown::Percent(2));
+    f.check(
+        "the standard error is more than half the premium",
+        h.standard_error > e.equity_risk_premium / 2.0,
+    );
+    let i = &e.implied;
+    f.input("implied.cash_yield", i.cash_yield, Shown::Percent(0));
+    f.input("implied.growth", i.growth, Shown::Percent(0));
+    // Gordon solved for the return: next year's cash yield plus its growth.
+    let expected = i.cash_yield * (1.0 + i.growth) + i.growth;
+    f.result(
+        "implied.expected_return",
+        i.expected_return,
+        expected,
+        expected,
+        Shown::Percent(2),
+    );
+    f.show(i.cash_yield * (1.0 + i.growth), Shown::Percent(2));
+    f.result(
+        "implied.premium",
+        i.premium,
+        expected - e.risk_free,
+        i.expected_return - e.risk_free,
+        Shown::Percent(2),
+    );
+    f.check(
+        "the implied premium lies within the WACC article's 4% to 6%",
+        (0.04..=0.06).contains(&i.premium),
+    );
+}
+
 fn figures_of(model: &str, example: &serde_yaml::Value) -> Figures {
     let mut figures = Figures::default();
     match model {
@@ -2147,6 +2362,7 @@ fn figures_of(model: &str, example: &serde_yaml::Value) -> Figures {
         "ddm" => dividend_discount(example, &mut figures),
         "dilution" => full_dilution(example, &mut figures),
         "residual-income" => residual_income(example, &mut figures),
+        "where-the-numbers-come-from" => market_inputs(example, &mut figures),
         other => panic!("no checks for model {other}"),
     }
     figures
@@ -2225,6 +2441,9 @@ fn articles_have_their_sections_in_every_language() {
                     &["stock-pay", "debt-like", "options-rsus", "convertibles"],
                 ),
                 "residual-income" => (&ARTICLE_SECTIONS, &["justified-pb", "clean-surplus"]),
+                "where-the-numbers-come-from" => {
+                    (&GUIDE_SECTIONS, &["regression-or-industry", "example", "implied-erp"])
+                }
                 _ => (&MULTIPLE_SECTIONS, &[]),
             };
             for id in sections.iter().chain(extra) {
@@ -2350,4 +2569,45 @@ fn amounts_in_millions_may_be_counted_in_yi_and_wan() {
     let mut f = Figures::default();
     f.input("price", 12.0, Shown::Dollars(2));
     assert_eq!(f.shown[0].forms("zh"), ["$12.00"]);
+}
+
+/// The text between `**` pairs on each line of a page's Markdown, with `\$` read as `$`.
+fn bold_spans(path: &Path) -> Vec<String> {
+    let source = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    source
+        .lines()
+        .flat_map(|line| line.split("**").skip(1).step_by(2).map(|s| s.replace("\\$", "$")))
+        .collect()
+}
+
+/// Whether a figure is set in bold on a page: one of its forms inside a bold span, or a count in
+/// 億/萬 whose number alone is bold (`**4** 億美元`).
+fn is_bold(figure: &Printed, lang: &str, spans: &[String]) -> bool {
+    figure.forms(lang).iter().any(|form| {
+        let count = form.trim_end_matches(['億', '萬', '万']).trim_end();
+        spans
+            .iter()
+            .any(|span| span.contains(form.as_str()) || (count != form && span.trim() == count))
+    })
+}
+
+/// A result English sets in bold is the answer a reader looks for; Chinese and Japanese readers
+/// must find it set apart too.
+#[test]
+fn figures_bold_in_english_are_bold_in_every_language() {
+    let mut problems = Vec::new();
+    for (model, _) in MODELS {
+        let pages = load(model);
+        let figures = figures_of(model, pages[0].front.example.as_ref().unwrap());
+        let english = bold_spans(&pages[0].path);
+        for page in &pages[1..] {
+            let spans = bold_spans(&page.path);
+            for figure in figures.shown.iter().filter(|f| is_bold(f, "en", &english)) {
+                if !is_bold(figure, page.lang, &spans) {
+                    problems.push(format!("{}: `{}` is not bold", page.path.display(), figure.text));
+                }
+            }
+        }
+    }
+    assert!(problems.is_empty(), "\n{}", problems.join("\n"));
 }

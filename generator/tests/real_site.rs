@@ -1157,3 +1157,31 @@ fn list_cards_are_one_link_each_named_by_their_title() {
         assert!(!page(&url("/my-app-project", prefix)).contains("entry card"), "{lang}");
     }
 }
+
+/// The tools page lists the calculators that exist: every valuation article that carries one
+/// (an `island:` in its front matter) is linked from the page's text in every language.
+#[test]
+fn the_tools_page_links_every_article_with_a_calculator() {
+    let section = repo().join("content/valuation-models");
+    let mut with_calculator: Vec<String> = std::fs::read_dir(&section)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().into_string().unwrap())
+        .filter_map(|name| name.strip_suffix(".en.md").map(str::to_string))
+        .filter(|slug| {
+            let source = std::fs::read_to_string(section.join(format!("{slug}.en.md"))).unwrap();
+            let front = source.split("\n---").next().unwrap();
+            front.lines().any(|line| line.starts_with("island: "))
+        })
+        .collect();
+    with_calculator.sort();
+    assert!(with_calculator.len() >= 7, "{with_calculator:?}");
+    for (lang, prefix) in LANGS {
+        let html = page(&url("/tools", prefix));
+        let article = between(&html, "<article class=\"article\"", "</article>").expect("/tools has an article");
+        let links = hrefs(article);
+        for slug in &with_calculator {
+            let target = url(&format!("/valuation-models/{slug}"), prefix);
+            assert!(links.contains(&target), "/tools ({lang}) does not link {target}");
+        }
+    }
+}

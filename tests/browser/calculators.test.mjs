@@ -100,7 +100,7 @@ describe('calculators', () => {
       assert.equal(await page.locator('.calc math').count(), 0, 'no formula without a result');
       await assertNoBadNumbers(page);
 
-      const shares = page.getByLabel('流通在外股數（百萬股）', { exact: true });
+      const shares = page.getByLabel('稀釋後股數（百萬股）', { exact: true });
       await shares.fill('-5');
       assert.equal(await fieldError(shares), '請輸入大於零的數字。');
       await page.waitForFunction(() => new URLSearchParams(location.search).get('shares') === '-5');
