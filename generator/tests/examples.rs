@@ -13,9 +13,12 @@ use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
+#[path = "examples/roic.rs"]
+mod roic;
+
 const LANGS: [&str; 3] = ["en", "zh", "ja"];
 /// Every article of the section with its weight: the multiples first, then the cash-flow models.
-const MODELS: [(&str, i64); 7] = [
+const MODELS: [(&str, i64); 8] = [
     ("pe", 1),
     ("ps", 2),
     ("pb", 3),
@@ -23,6 +26,7 @@ const MODELS: [(&str, i64); 7] = [
     ("dcf", 5),
     ("wacc", 6),
     ("ddm", 7),
+    ("roic", 8),
 ];
 /// The sections of an article on a multiple, in this order.
 const MULTIPLE_SECTIONS: [&str; 5] = ["formula", "what-it-tells-you", "example", "when-to-use", "limitations"];
@@ -1449,6 +1453,7 @@ fn figures_of(model: &str, example: &serde_yaml::Value) -> Figures {
         "dcf" => discounted_cash_flow(example, &mut figures),
         "wacc" => cost_of_capital(example, &mut figures),
         "ddm" => dividend_discount(example, &mut figures),
+        "roic" => roic::return_on_capital(example, &mut figures),
         other => panic!("no checks for model {other}"),
     }
     figures
@@ -1519,6 +1524,7 @@ fn articles_have_their_sections_in_every_language() {
                     &["h-model", "justified-multiples", "mid-year", "sensitivity"],
                 ),
                 "wacc" => (&ARTICLE_SECTIONS, &["capm", "cost-of-debt", "weights"]),
+                "roic" => (&ARTICLE_SECTIONS, &["growth-and-reinvestment", "terminal-checks"]),
                 "ev-ebitda" => (&MULTIPLE_SECTIONS, &["bridge", "ev-sales", "exit-multiple"]),
                 "pe" => (&MULTIPLE_SECTIONS, &["justified-pe"]),
                 "pb" => (&MULTIPLE_SECTIONS, &["justified-pb"]),

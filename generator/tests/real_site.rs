@@ -49,6 +49,7 @@ const ROUTES: &[&str] = &[
     "/valuation-models/ddm",
     "/valuation-models/ev-ebitda",
     "/valuation-models/wacc",
+    "/valuation-models/roic",
     "/finance-research",
     "/equity-research",
     "/ma-analysis",
