@@ -13,12 +13,14 @@ use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
+#[path = "examples/reverse_dcf.rs"]
+mod reverse_dcf;
 #[path = "examples/roic.rs"]
 mod roic;
 
 const LANGS: [&str; 3] = ["en", "zh", "ja"];
 /// Every article of the section with its weight: the multiples first, then the cash-flow models.
-const MODELS: [(&str, i64); 8] = [
+const MODELS: [(&str, i64); 9] = [
     ("pe", 1),
     ("ps", 2),
     ("pb", 3),
@@ -27,6 +29,7 @@ const MODELS: [(&str, i64); 8] = [
     ("wacc", 6),
     ("ddm", 7),
     ("roic", 8),
+    ("reverse-dcf", 9),
 ];
 /// The sections of an article on a multiple, in this order.
 const MULTIPLE_SECTIONS: [&str; 5] = ["formula", "what-it-tells-you", "example", "when-to-use", "limitations"];
@@ -1454,6 +1457,7 @@ fn figures_of(model: &str, example: &serde_yaml::Value) -> Figures {
         "wacc" => cost_of_capital(example, &mut figures),
         "ddm" => dividend_discount(example, &mut figures),
         "roic" => roic::return_on_capital(example, &mut figures),
+        "reverse-dcf" => reverse_dcf::reverse_dcf(example, &mut figures),
         other => panic!("no checks for model {other}"),
     }
     figures
@@ -1525,6 +1529,7 @@ fn articles_have_their_sections_in_every_language() {
                 ),
                 "wacc" => (&ARTICLE_SECTIONS, &["capm", "cost-of-debt", "weights"]),
                 "roic" => (&ARTICLE_SECTIONS, &["growth-and-reinvestment", "terminal-checks"]),
+                "reverse-dcf" => (&ARTICLE_SECTIONS, &["implied-growth", "implied-return", "grid"]),
                 "ev-ebitda" => (&MULTIPLE_SECTIONS, &["bridge", "ev-sales", "exit-multiple"]),
                 "pe" => (&MULTIPLE_SECTIONS, &["justified-pe"]),
                 "pb" => (&MULTIPLE_SECTIONS, &["justified-pb"]),

@@ -50,6 +50,7 @@ const ROUTES: &[&str] = &[
     "/valuation-models/ev-ebitda",
     "/valuation-models/wacc",
     "/valuation-models/roic",
+    "/valuation-models/reverse-dcf",
     "/finance-research",
     "/equity-research",
     "/ma-analysis",

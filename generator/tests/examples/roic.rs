@@ -275,3 +275,11 @@ fn roic_cases(e: &ReturnOnCapital, d: &Company, nopat: f64, f: &mut Figures) {
         Shown::Amount(2),
     );
 }
+
+/// Company D's value per share when growth after the forecast adds nothing, as the ROIC article
+/// states it; the reverse DCF sets the market price beside it.
+pub(super) fn no_growth_value_per_share() -> f64 {
+    let pages = load("roic");
+    let example = pages[0].front.example.as_ref().expect("roic.en.md has an example");
+    parse::<ReturnOnCapital>(example, "roic").no_growth.value_per_share
+}
