@@ -13,6 +13,8 @@ use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
+#[path = "examples/margin_of_safety.rs"]
+mod margin_of_safety;
 #[path = "examples/reverse_dcf.rs"]
 mod reverse_dcf;
 #[path = "examples/roic.rs"]
@@ -20,7 +22,7 @@ mod roic;
 
 const LANGS: [&str; 3] = ["en", "zh", "ja"];
 /// Every article of the section with its weight: the multiples first, then the cash-flow models.
-const MODELS: [(&str, i64); 9] = [
+const MODELS: [(&str, i64); 10] = [
     ("pe", 1),
     ("ps", 2),
     ("pb", 3),
@@ -30,6 +32,7 @@ const MODELS: [(&str, i64); 9] = [
     ("ddm", 7),
     ("roic", 8),
     ("reverse-dcf", 9),
+    ("margin-of-safety", 10),
 ];
 /// The sections of an article on a multiple, in this order.
 const MULTIPLE_SECTIONS: [&str; 5] = ["formula", "what-it-tells-you", "example", "when-to-use", "limitations"];
@@ -1458,6 +1461,7 @@ fn figures_of(model: &str, example: &serde_yaml::Value) -> Figures {
         "ddm" => dividend_discount(example, &mut figures),
         "roic" => roic::return_on_capital(example, &mut figures),
         "reverse-dcf" => reverse_dcf::reverse_dcf(example, &mut figures),
+        "margin-of-safety" => margin_of_safety::margin_of_safety(example, &mut figures),
         other => panic!("no checks for model {other}"),
     }
     figures
@@ -1530,6 +1534,7 @@ fn articles_have_their_sections_in_every_language() {
                 "wacc" => (&ARTICLE_SECTIONS, &["capm", "cost-of-debt", "weights"]),
                 "roic" => (&ARTICLE_SECTIONS, &["growth-and-reinvestment", "terminal-checks"]),
                 "reverse-dcf" => (&ARTICLE_SECTIONS, &["implied-growth", "implied-return", "grid"]),
+                "margin-of-safety" => (&ARTICLE_SECTIONS, &["weighted-value", "enough"]),
                 "ev-ebitda" => (&MULTIPLE_SECTIONS, &["bridge", "ev-sales", "exit-multiple"]),
                 "pe" => (&MULTIPLE_SECTIONS, &["justified-pe"]),
                 "pb" => (&MULTIPLE_SECTIONS, &["justified-pb"]),

@@ -51,6 +51,7 @@ const ROUTES: &[&str] = &[
     "/valuation-models/wacc",
     "/valuation-models/roic",
     "/valuation-models/reverse-dcf",
+    "/valuation-models/margin-of-safety",
     "/finance-research",
     "/equity-research",
     "/ma-analysis",

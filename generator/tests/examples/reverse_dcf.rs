@@ -244,3 +244,15 @@ fn reverse_grid(e: &ReverseDcf, d: &Company, ev: f64, f: &mut Figures) {
         .all(|v| (v - p).abs() >= (grid.nearest - p).abs());
     f.check("the 11%, 3% cell is the one nearest the price", closest);
 }
+
+/// The return Company D's price implies at the DCF's terminal growth, as the reverse DCF states
+/// it; the margin-of-safety article quotes it.
+pub(super) fn implied_rate() -> f64 {
+    let pages = load("reverse-dcf");
+    let example = pages[0]
+        .front
+        .example
+        .as_ref()
+        .expect("reverse-dcf.en.md has an example");
+    parse::<ReverseDcf>(example, "reverse-dcf").implied_rate
+}
