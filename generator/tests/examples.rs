@@ -13,9 +13,16 @@ use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
+#[path = "examples/margin_of_safety.rs"]
+mod margin_of_safety;
+#[path = "examples/reverse_dcf.rs"]
+mod reverse_dcf;
+#[path = "examples/roic.rs"]
+mod roic;
+
 const LANGS: [&str; 3] = ["en", "zh", "ja"];
 /// Every article of the section with its weight: the multiples first, then the cash-flow models.
-const MODELS: [(&str, i64); 10] = [
+const MODELS: [(&str, i64); 13] = [
     ("pe", 1),
     ("ps", 2),
     ("pb", 3),
@@ -23,6 +30,9 @@ const MODELS: [(&str, i64); 10] = [
     ("dcf", 5),
     ("wacc", 6),
     ("ddm", 7),
+    ("roic", 8),
+    ("reverse-dcf", 9),
+    ("margin-of-safety", 10),
     ("dilution", 11),
     ("residual-income", 12),
     ("where-the-numbers-come-from", 13),
@@ -2360,6 +2370,9 @@ fn figures_of(model: &str, example: &serde_yaml::Value) -> Figures {
         "dcf" => discounted_cash_flow(example, &mut figures),
         "wacc" => cost_of_capital(example, &mut figures),
         "ddm" => dividend_discount(example, &mut figures),
+        "roic" => roic::return_on_capital(example, &mut figures),
+        "reverse-dcf" => reverse_dcf::reverse_dcf(example, &mut figures),
+        "margin-of-safety" => margin_of_safety::margin_of_safety(example, &mut figures),
         "dilution" => full_dilution(example, &mut figures),
         "residual-income" => residual_income(example, &mut figures),
         "where-the-numbers-come-from" => market_inputs(example, &mut figures),
@@ -2433,6 +2446,9 @@ fn articles_have_their_sections_in_every_language() {
                     &["h-model", "justified-multiples", "mid-year", "sensitivity"],
                 ),
                 "wacc" => (&ARTICLE_SECTIONS, &["capm", "cost-of-debt", "weights"]),
+                "roic" => (&ARTICLE_SECTIONS, &["growth-and-reinvestment", "terminal-checks"]),
+                "reverse-dcf" => (&ARTICLE_SECTIONS, &["implied-growth", "implied-return", "grid"]),
+                "margin-of-safety" => (&ARTICLE_SECTIONS, &["weighted-value", "enough"]),
                 "ev-ebitda" => (&MULTIPLE_SECTIONS, &["bridge", "ev-sales", "exit-multiple"]),
                 "pe" => (&MULTIPLE_SECTIONS, &["justified-pe"]),
                 "pb" => (&MULTIPLE_SECTIONS, &["justified-pb"]),
