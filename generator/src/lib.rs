@@ -19,6 +19,7 @@ pub use diagnostics::{describe_error, Diagnostic};
 pub use model::config::SiteConfig;
 pub use model::site::Site;
 pub use model::site_values::placeholder_warnings;
+pub use output::files::MIN_COMPRESSED_SIZE;
 pub use plan::{build, check, BuildOptions, BuildReport, CheckReport, Resident};
 pub use site_contract::page_file;
 

@@ -1,5 +1,6 @@
 //! Writing `dist/`: files are written only when their bytes change (so a warm rebuild touches
-//! little), stale files are removed, and every text file gets `.gz` and `.br` siblings.
+//! little), stale files are removed, and every text file large enough to gain from it gets `.gz`
+//! and `.br` siblings.
 
 use anyhow::{Context, Result};
 use rayon::prelude::*;
@@ -10,6 +11,18 @@ use walkdir::WalkDir;
 
 const TEXT_EXTENSIONS: &[&str] = &["html", "css", "js", "mjs", "json", "xml", "txt", "svg", "map"];
 const COMPRESSED: &[&str] = &["gz", "br"];
+
+/// Text files smaller than this get no compressed siblings; the server and nginx's
+/// `gzip_static`/`brotli_static` send them as they are. Below one TCP segment (~1,400 bytes)
+/// compression saves no round trip, only a few hundred bytes, while every sibling is a file to
+/// create: on a large site most of the search index's files are this small, and the siblings of
+/// small files were about half the files a cold build wrote (BENCHMARKS.md).
+pub const MIN_COMPRESSED_SIZE: usize = 1024;
+
+/// Whether a text file of `len` bytes gets siblings.
+fn worth_compressing(len: usize) -> bool {
+    len >= MIN_COMPRESSED_SIZE
+}
 
 /// Writes `bytes` to `path` unless it already holds them; true when it wrote.
 pub fn write_if_changed(path: &Path, bytes: &[u8]) -> Result<bool> {
@@ -146,8 +159,12 @@ impl Compression {
 }
 
 /// The siblings of `file` (whose content is `bytes`) for the given encoders, both made at once:
-/// after a one-page edit the search index is the largest file to compress.
+/// after a one-page edit the search index is the largest file to compress. None for a file too
+/// small to gain from them.
 fn encode_siblings(file: &Path, bytes: &[u8], encoders: &[(&'static str, Encoder)]) -> Result<Vec<(PathBuf, Vec<u8>)>> {
+    if !worth_compressing(bytes.len()) {
+        return Ok(Vec::new());
+    }
     encoders
         .par_iter()
         .map(|(ext, encode)| Ok((sibling(file, ext), encode(bytes)?)))
@@ -161,10 +178,27 @@ fn write_all(files: &[(PathBuf, Vec<u8>)]) -> Result<()> {
     Ok(())
 }
 
+/// Removes the siblings an earlier, larger version of `file` had: the server would send them in
+/// place of the new text.
+fn remove_siblings(file: &Path) -> Result<()> {
+    for ext in COMPRESSED {
+        let path = sibling(file, ext);
+        match std::fs::remove_file(&path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                return Err(e).with_context(|| format!("Failed to remove {}", path.display()))
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
 /// A text file whose bytes changed, with its `.gz` and `.br` siblings made in memory.
 pub struct Changed {
     path: PathBuf,
     bytes: Vec<u8>,
+    /// Whether the file is one that gets siblings when it is large enough.
+    compressed: bool,
     siblings: Vec<(PathBuf, Vec<u8>)>,
 }
 
@@ -176,6 +210,7 @@ pub fn compress_if_changed(path: &Path, bytes: Vec<u8>, compression: Compression
         return Ok(None);
     };
     changed.siblings = encode_siblings(path, &changed.bytes, &compression.encoders())?;
+    changed.compressed = true;
     Ok(Some(changed))
 }
 
@@ -187,6 +222,9 @@ impl Changed {
     pub fn write(&self) -> Result<()> {
         // Siblings after their original, so they are never older than it (`fresh`).
         write_file(&self.path, &self.bytes)?;
+        if self.compressed && self.siblings.is_empty() {
+            return remove_siblings(&self.path);
+        }
         write_all(&self.siblings)
     }
 }
@@ -199,6 +237,7 @@ pub fn changed_alone(path: &Path, bytes: Vec<u8>) -> Result<Option<Changed>> {
     Ok(Some(Changed {
         path: path.to_path_buf(),
         bytes,
+        compressed: false,
         siblings: Vec::new(),
     }))
 }
@@ -213,7 +252,8 @@ pub fn write_with_siblings(path: &Path, bytes: Vec<u8>, compression: Compression
     Ok(changed.is_some())
 }
 
-/// Gives every text file below `dir` up-to-date `.gz` and `.br` siblings; returns how many it made.
+/// Gives every text file below `dir` that is large enough up-to-date `.gz` and `.br` siblings, and
+/// the others none; returns how many it made.
 pub fn compress_text_files(dir: &Path) -> Result<usize> {
     let files: Vec<PathBuf> = WalkDir::new(dir)
         .into_iter()
@@ -224,6 +264,11 @@ pub fn compress_text_files(dir: &Path) -> Result<usize> {
     let made: Vec<usize> = files
         .par_iter()
         .map(|file| {
+            let len = std::fs::metadata(file).with_context(|| format!("Failed to read {}", file.display()))?.len();
+            if !worth_compressing(len as usize) {
+                remove_siblings(file)?;
+                return Ok(0);
+            }
             let stale: Vec<(&'static str, Encoder)> = Compression::of(file)
                 .encoders()
                 .into_iter()
@@ -289,7 +334,8 @@ mod tests {
     fn siblings_decompress_to_the_original_and_are_only_made_once() {
         let dir = tempfile::tempdir().unwrap();
         let page = dir.path().join("a/index.html");
-        write_if_changed(&page, "<p>hello hello hello</p>".as_bytes()).unwrap();
+        let html = "<p>hello hello hello</p>".repeat(50);
+        write_if_changed(&page, html.as_bytes()).unwrap();
         std::fs::write(dir.path().join("a/photo.png"), [0u8, 1, 2]).unwrap();
         assert_eq!(compress_text_files(dir.path()).unwrap(), 2);
         assert!(!dir.path().join("a/photo.png.gz").exists());
@@ -297,12 +343,36 @@ mod tests {
         flate2::read::GzDecoder::new(&std::fs::read(sibling(&page, "gz")).unwrap()[..])
             .read_to_string(&mut text)
             .unwrap();
-        assert_eq!(text, "<p>hello hello hello</p>");
+        assert_eq!(text, html);
         let mut out = Vec::new();
         brotli::BrotliDecompress(&mut &std::fs::read(sibling(&page, "br")).unwrap()[..], &mut out).unwrap();
-        assert_eq!(out, b"<p>hello hello hello</p>");
+        assert_eq!(out, html.as_bytes());
         assert_eq!(compress_text_files(dir.path()).unwrap(), 0);
-        assert!(!write_if_changed(&page, "<p>hello hello hello</p>".as_bytes()).unwrap());
+        assert!(!write_if_changed(&page, html.as_bytes()).unwrap());
+    }
+
+    #[test]
+    fn small_text_files_get_no_siblings_and_lose_the_ones_they_had() {
+        let dir = tempfile::tempdir().unwrap();
+        let small = dir.path().join("search/p1.json");
+        write_if_changed(&small, &[b'1'; MIN_COMPRESSED_SIZE - 1]).unwrap();
+        assert_eq!(compress_text_files(dir.path()).unwrap(), 0);
+        assert!(!sibling(&small, "gz").exists() && !sibling(&small, "br").exists());
+
+        let page = dir.path().join("a/index.html");
+        let large = "<p>hello</p>".repeat(200);
+        assert!(write_with_siblings(&page, large.into_bytes(), Compression::Many).unwrap());
+        assert!(sibling(&page, "gz").exists() && sibling(&page, "br").exists());
+        // Shrunk below the size, the page must not be sent as its old, larger siblings.
+        assert!(write_with_siblings(&page, b"<p>hello</p>".to_vec(), Compression::Many).unwrap());
+        assert!(!sibling(&page, "gz").exists() && !sibling(&page, "br").exists());
+
+        let index = dir.path().join("search/index.json");
+        std::fs::write(&index, "[1]".repeat(400)).unwrap();
+        assert_eq!(compress_text_files(dir.path()).unwrap(), 2);
+        std::fs::write(&index, "[1]").unwrap();
+        assert_eq!(compress_text_files(dir.path()).unwrap(), 0);
+        assert!(!sibling(&index, "gz").exists() && !sibling(&index, "br").exists());
     }
 
     #[test]
