@@ -1,6 +1,7 @@
 //! The membership API: sign-up, login, reset, invitations, Google sign-in, the blog feed.
 //! The site's files and the HTTP listener are the `site-server` crate; `startup` joins the two.
 
+pub mod backup;
 pub mod cli;
 pub mod client_ip;
 pub mod clock;
