@@ -157,6 +157,9 @@ pub struct ServeArgs {
     /// Comma-separated ranges of reverse proxies (10.0.0.0/8,::1) whose X-Forwarded-For names the client [default: none: the TCP peer is the client]
     #[arg(long, env = "TRUSTED_PROXIES")]
     pub trusted_proxies: Option<String>,
+    /// Comma-separated ranges (10.0.0.5/32) that may read /metrics besides loopback [default: loopback only]
+    #[arg(long, env = "METRICS_ALLOW")]
+    pub metrics_allow: Option<String>,
     /// Multiplies every rate limit's allowance (e.g. 1000 for load tests).
     #[arg(long, env = "RATE_LIMIT_SCALE", default_value_t = 1.0)]
     pub rate_limit_scale: f64,
@@ -202,6 +205,9 @@ impl ServeArgs {
             google,
             invite_key: self.storage.invite_key.clone(),
             trusted_proxies: crate::client_ip::parse_trusted_proxies(self.trusted_proxies.as_deref().unwrap_or(""))?,
+            // The same list syntax as TRUSTED_PROXIES, and errors that name this setting.
+            metrics_allow: crate::client_ip::parse_trusted_proxies(self.metrics_allow.as_deref().unwrap_or(""))
+                .map_err(|e| anyhow::anyhow!("{}", e.to_string().replacen("TRUSTED_PROXIES", "METRICS_ALLOW", 1)))?,
             rate_limit_scale: self.rate_limit_scale,
             hash_wait: crate::passwords::HASH_WAIT,
             clock: Arc::new(SystemClock),

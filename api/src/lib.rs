@@ -14,6 +14,7 @@ pub mod invites;
 pub mod logging;
 pub mod mail;
 pub mod members;
+pub mod metrics;
 pub mod passwords;
 pub mod rate_limit;
 pub mod routes;

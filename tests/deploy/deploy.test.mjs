@@ -227,6 +227,18 @@ test('while PostgreSQL is stopped the API answers a translated 503 with Retry-Af
   }
   await logIn(who);
   assert.match(await stack.api('members', 'list'), new RegExp(who.username));
+  // The outage shows in the metrics an instance serves on loopback.
+  const unavailable = await Promise.all(
+    stack.instances.map(async (instance) => {
+      const scraped = await direct(instance, 'GET', '/metrics');
+      assert.equal(scraped.status, 200, scraped.text);
+      return Number(/^site_database_unavailable_total (\d+)/m.exec(scraped.text)?.[1] ?? 0);
+    }),
+  );
+  assert.ok(
+    unavailable.some((count) => count > 0),
+    JSON.stringify(unavailable),
+  );
 });
 
 test('per-client limits through nginx: clients are told apart by the address nginx adds, and one limit holds on both instances', async () => {
