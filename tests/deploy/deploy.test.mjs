@@ -416,7 +416,7 @@ async function steadyTraffic(via, who, running) {
   return { failures, entries, counts };
 }
 
-test('an upgrade and a rollback from release archives, instance by instance, fail no request and leave no page without its assets', async () => {
+test('an upgrade and a rollback from release archives, instance by instance, fail no request and leave no page without its assets', async (t) => {
   const who = identity('upgrade');
   await signUp(who);
   const cookie = await logIn(who);
@@ -469,6 +469,7 @@ test('an upgrade and a rollback from release archives, instance by instance, fai
     }
     const { failures, entries, counts } = await load;
     assert.deepEqual(failures, [], JSON.stringify(counts));
+    t.diagnostic(`answered during the upgrade and the rollback: ${JSON.stringify(counts)}`);
     // Pages of both releases were served while the load ran, and every asset they named answered.
     assert.deepEqual([...entries].sort(), [oldEntry, newEntry].sort());
     assert.ok(counts.logins > 0 && counts.assets > counts.pages, JSON.stringify(counts));
