@@ -3,7 +3,7 @@ SHELL := /bin/bash
 PORT ?= 8080
 export PORT
 
-.PHONY: run test lint build dev bench new invite deps test-deps ui-deps tests-deps ui site site-release clean
+.PHONY: run test lint build dev bench new invite deps test-deps ui-deps tests-deps ui site site-release release clean
 
 # npm packages at the lock files' versions, installed again only when a lock file changes.
 # `npm install`, not `npm ci`: it keeps what node_modules already holds. The locks list every
@@ -40,6 +40,10 @@ site-release: ui
 	target/release/site build
 
 build: site-release
+
+# The archive an operator installs (docs/deploy.md, "A release"): target/releases/site-VERSION.tar.gz.
+release: site-release
+	deploy/build-release.sh
 
 run: site-release
 	@echo "Serving on http://127.0.0.1:$(PORT) (data in data/)"

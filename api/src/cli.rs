@@ -1,4 +1,5 @@
-//! The binary's command line: `serve`, and the owner's `invite` and `members` commands.
+//! The binary's command line: `serve`, and the owner's `invite`, `members`, `backup` and
+//! `restore` commands (the last two in `backup`).
 
 use crate::clock::{Clock, OsEntropy, SystemClock};
 use crate::settings::{self, GoogleSettings, Settings};
@@ -34,10 +35,19 @@ pub enum Command {
         #[command(flatten)]
         storage: StorageArgs,
     },
-    /// Write a consistent copy of the SQLite database to PATH, also while the server runs
-    /// (PostgreSQL: use pg_dump).
+    /// Write a backup directory with everything a restore needs: a consistent copy of the
+    /// database (SQLite, or pg_dump of PostgreSQL), the invitation key and the settings' names
+    /// without secrets; also while the server runs.
     Backup {
-        /// A new file; an existing one is never overwritten.
+        /// A new directory; an existing one is never overwritten.
+        path: PathBuf,
+        #[command(flatten)]
+        storage: StorageArgs,
+    },
+    /// Restore a backup directory into an empty database and the data directory's invitation
+    /// key, with the servers stopped.
+    Restore {
+        /// A directory written by `api backup`.
         path: PathBuf,
         #[command(flatten)]
         storage: StorageArgs,
@@ -147,6 +157,9 @@ pub struct ServeArgs {
     /// Comma-separated ranges of reverse proxies (10.0.0.0/8,::1) whose X-Forwarded-For names the client [default: none: the TCP peer is the client]
     #[arg(long, env = "TRUSTED_PROXIES")]
     pub trusted_proxies: Option<String>,
+    /// Comma-separated ranges (10.0.0.5/32) that may read /metrics besides loopback [default: loopback only]
+    #[arg(long, env = "METRICS_ALLOW")]
+    pub metrics_allow: Option<String>,
     /// Multiplies every rate limit's allowance (e.g. 1000 for load tests).
     #[arg(long, env = "RATE_LIMIT_SCALE", default_value_t = 1.0)]
     pub rate_limit_scale: f64,
@@ -192,6 +205,9 @@ impl ServeArgs {
             google,
             invite_key: self.storage.invite_key.clone(),
             trusted_proxies: crate::client_ip::parse_trusted_proxies(self.trusted_proxies.as_deref().unwrap_or(""))?,
+            // The same list syntax as TRUSTED_PROXIES, and errors that name this setting.
+            metrics_allow: crate::client_ip::parse_trusted_proxies(self.metrics_allow.as_deref().unwrap_or(""))
+                .map_err(|e| anyhow::anyhow!("{}", e.to_string().replacen("TRUSTED_PROXIES", "METRICS_ALLOW", 1)))?,
             rate_limit_scale: self.rate_limit_scale,
             hash_wait: crate::passwords::HASH_WAIT,
             clock: Arc::new(SystemClock),
@@ -294,48 +310,6 @@ pub async fn members(
             }
         }
     }
-    Ok(())
-}
-
-/// `api backup PATH`: SQLite's `VACUUM INTO`, a snapshot as of one transaction that readers and
-/// writers of the live database are not blocked by. Opens the file read-only and runs no
-/// migration, so a backup taken with a newer binary before an upgrade leaves the database as it is.
-pub async fn backup(path: &Path, storage: &StorageArgs, out: &mut impl std::io::Write) -> anyhow::Result<()> {
-    use sea_orm::{ConnectionTrait, Statement};
-    let url = storage.database_url();
-    let Some(source) = crate::db::sqlite_path(&url) else {
-        anyhow::bail!(
-            "api backup copies a SQLite database, and DATABASE_URL names {}: back PostgreSQL up with \
-             pg_dump instead, e.g. pg_dump --format=custom --file=site.dump \"$DATABASE_URL\" (docs/deploy.md, Backups)",
-            crate::db::redact(&url)
-        );
-    };
-    anyhow::ensure!(
-        Path::new(&source).is_file(),
-        "there is no database at {source} to back up"
-    );
-    anyhow::ensure!(
-        !path.exists(),
-        "{} already exists: api backup never overwrites a file, give it a new name",
-        path.display()
-    );
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        anyhow::ensure!(dir.is_dir(), "the directory {} does not exist", dir.display());
-    }
-    let db = sea_orm::Database::connect(format!("sqlite://{source}?mode=ro"))
-        .await
-        .map_err(|e| anyhow::anyhow!("cannot open {source}: {e}"))?;
-    let target = path.to_string_lossy().into_owned();
-    db.execute(Statement::from_sql_and_values(
-        db.get_database_backend(),
-        "VACUUM INTO ?",
-        [target.into()],
-    ))
-    .await
-    .map_err(|e| anyhow::anyhow!("backing {source} up to {} failed: {e}", path.display()))?;
-    db.close().await?;
-    let size = std::fs::metadata(path)?.len();
-    writeln!(out, "Backed up {source} to {} ({size} bytes).", path.display())?;
     Ok(())
 }
 

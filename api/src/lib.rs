@@ -1,6 +1,7 @@
 //! The membership API: sign-up, login, reset, invitations, Google sign-in, the blog feed.
 //! The site's files and the HTTP listener are the `site-server` crate; `startup` joins the two.
 
+pub mod backup;
 pub mod cli;
 pub mod client_ip;
 pub mod clock;
@@ -13,6 +14,7 @@ pub mod invites;
 pub mod logging;
 pub mod mail;
 pub mod members;
+pub mod metrics;
 pub mod passwords;
 pub mod rate_limit;
 pub mod routes;

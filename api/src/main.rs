@@ -24,7 +24,8 @@ async fn main() -> anyhow::Result<()> {
             tracing::info!("stopped");
         }
         Command::Invite { command, storage } => api::cli::invite(&command, &storage, &mut std::io::stdout()).await?,
-        Command::Backup { path, storage } => api::cli::backup(&path, &storage, &mut std::io::stdout()).await?,
+        Command::Backup { path, storage } => api::backup::backup(&path, &storage, &mut std::io::stdout()).await?,
+        Command::Restore { path, storage } => api::backup::restore(&path, &storage, &mut std::io::stdout()).await?,
         Command::Members { command, storage } => api::cli::members(&command, &storage, &mut std::io::stdout()).await?,
     }
     Ok(())

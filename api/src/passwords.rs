@@ -141,14 +141,20 @@ fn hashing() -> &'static Hashing {
 /// Runs `work` on a hashing thread once a turn is free, waiting at most `wait` for one.
 async fn with_turn<T: Send + 'static>(wait: Duration, work: impl FnOnce() -> T + Send + 'static) -> Result<T, Busy> {
     let pool = hashing();
-    let turn = tokio::time::timeout(wait, pool.turns.acquire())
-        .await
-        .map_err(|_| Busy)?
-        .expect("the semaphore is never closed");
+    let queued = crate::metrics::Queued::join();
+    let asked = std::time::Instant::now();
+    let turn = match tokio::time::timeout(wait, pool.turns.acquire()).await {
+        Ok(turn) => turn.expect("the semaphore is never closed"),
+        Err(_) => {
+            crate::metrics::hash_busy();
+            return Err(Busy);
+        }
+    };
+    crate::metrics::hash_waited(asked.elapsed());
     let (answer, answered) = tokio::sync::oneshot::channel();
     // The turn goes with the work: a request that gives up does not free it before argon2 ends.
     let job: Job = Box::new(move || {
-        let _turn = turn;
+        let (_turn, _queued) = (turn, queued);
         let _ = answer.send(work());
     });
     pool.jobs.lock().map_err(|_| Busy)?.send(job).map_err(|_| Busy)?;

@@ -37,6 +37,8 @@ pub struct Settings {
     pub invite_key: Option<String>,
     /// Reverse proxies whose `X-Forwarded-For` names the client (TRUSTED_PROXIES).
     pub trusted_proxies: Vec<ipnet::IpNet>,
+    /// Who may read /metrics besides loopback (METRICS_ALLOW).
+    pub metrics_allow: Vec<ipnet::IpNet>,
     /// Multiplies every rate limit's allowance (tests and schemathesis raise it).
     pub rate_limit_scale: f64,
     /// How long a request waits for a turn at argon2 before it gets 503 (tests raise it).
@@ -61,6 +63,7 @@ impl Settings {
             google: None,
             invite_key: None,
             trusted_proxies: Vec::new(),
+            metrics_allow: Vec::new(),
             rate_limit_scale: 1.0,
             hash_wait: crate::passwords::HASH_WAIT,
             clock: Arc::new(SystemClock),

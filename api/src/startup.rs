@@ -52,14 +52,20 @@ pub async fn build_app(settings: Settings) -> anyhow::Result<BoxEndpoint<'static
     build_app_with_state(build_state(settings).await?)
 }
 
-/// The API under `/api` and the static site everywhere else.
+/// The API under `/api` and the static site everywhere else, every request counted
+/// (`metrics`).
 pub fn build_app_with_state(state: Arc<AppState>) -> anyhow::Result<BoxEndpoint<'static, Response>> {
     let options = SiteOptions {
         dist_dir: state.settings.dist_dir.clone(),
         dev: state.settings.dev,
     };
     let secure = state.secure_cookies();
+    let access = crate::metrics::Access {
+        allowed: state.settings.metrics_allow.clone(),
+        trusted_proxies: state.settings.trusted_proxies.clone(),
+    };
     let site = site_endpoint(options, api_endpoint(state).map_to_response().boxed())?;
+    let site = crate::metrics::around(site, access);
     if !secure {
         return Ok(site);
     }

@@ -28,3 +28,36 @@ on_both_databases! {
         }
     }
 }
+
+on_both_databases! {
+    async fn the_previous_release_runs_on_a_schema_a_newer_one_migrated(backend: Backend) {
+        let dir = tempfile::tempdir().unwrap();
+        let url = common::fresh_database(backend, dir.path()).await;
+        let db = api::db::connect(&url).await.unwrap();
+        // What the next release's start leaves: one more migration, applied, that only adds.
+        db.execute_unprepared("CREATE TABLE next_release_notes (id INTEGER PRIMARY KEY)").await.unwrap();
+        db.execute_unprepared(
+            "INSERT INTO seaql_migrations (version, applied_at) VALUES ('m20991231_000001_next_release', 0)",
+        )
+        .await
+        .unwrap();
+        db.close().await.unwrap();
+
+        // This release (the one rolled back to) starts on it, leaves it as it is, and works.
+        let db = api::db::connect(&url).await.expect("the previous release starts");
+        let versions = db
+            .query_all(Statement::from_string(db.get_database_backend(), "SELECT version FROM seaql_migrations"))
+            .await
+            .unwrap();
+        assert_eq!(versions.len(), api::db::migration::Migrator::migrations().len() + 1);
+        db.execute_unprepared("SELECT count(*) FROM members").await.unwrap();
+        db.execute_unprepared("SELECT count(*) FROM next_release_notes").await.unwrap();
+
+        // A database that also lacks one of this release's migrations is not one it leads to.
+        let first = api::db::migration::Migrator::migrations()[1].name().to_string();
+        db.execute_unprepared(&format!("DELETE FROM seaql_migrations WHERE version = '{first}'")).await.unwrap();
+        db.close().await.unwrap();
+        let refused = api::db::connect(&url).await.expect_err("refused");
+        assert!(format!("{refused:#}").contains("lacks some it does"), "{refused:#}");
+    }
+}

@@ -3,11 +3,16 @@
 //   scripts/with-postgres.sh node --test tests/deploy/deploy.test.mjs
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { distDir, repoDir } from '../browser/harness.mjs';
-import { direct, sessionCookie, startStack, waitFor } from './stack.mjs';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+import { apiBinary, distDir, freePort, latestCodeIn, repoDir } from '../browser/harness.mjs';
+import { Instance, direct, sessionCookie, startStack, waitFor } from './stack.mjs';
+
+const run = promisify(execFile);
 
 const apiText = async (lang) => JSON.parse(await readFile(path.join(repoDir, `locales/${lang}/api.json`), 'utf8'));
 
@@ -222,6 +227,18 @@ test('while PostgreSQL is stopped the API answers a translated 503 with Retry-Af
   }
   await logIn(who);
   assert.match(await stack.api('members', 'list'), new RegExp(who.username));
+  // The outage shows in the metrics an instance serves on loopback.
+  const unavailable = await Promise.all(
+    stack.instances.map(async (instance) => {
+      const scraped = await direct(instance, 'GET', '/metrics');
+      assert.equal(scraped.status, 200, scraped.text);
+      return Number(/^site_database_unavailable_total (\d+)/m.exec(scraped.text)?.[1] ?? 0);
+    }),
+  );
+  assert.ok(
+    unavailable.some((count) => count > 0),
+    JSON.stringify(unavailable),
+  );
 });
 
 test('per-client limits through nginx: clients are told apart by the address nginx adds, and one limit holds on both instances', async () => {
@@ -270,4 +287,201 @@ test('HSTS on https through nginx, as the instance sends it with an https PUBLIC
   assert.match(page.headers['strict-transport-security'] ?? '', /max-age=\d+/);
   const alone = await direct(stack.instances[0], 'GET', '/');
   assert.equal(page.headers['strict-transport-security'], alone.headers['strict-transport-security']);
+});
+
+test('the daily backup of the shared PostgreSQL keeps its retention and restores on a fresh host: members sign in, sessions hold, unused invitations work', async () => {
+  const who = identity('backup');
+  await signUp(who);
+  const cookie = await logIn(who);
+  const unused = (await stack.api('invite', 'create')).trim().split('\n').pop().trim();
+  const backups = path.join(stack.dir, 'backups');
+  await mkdir(backups);
+  // Three old backups and one from yesterday: with 14 days kept but never fewer than the newest 3,
+  // the two of 2019 go and the one of 2020 stays.
+  const old = ['site-20190101T031500Z', 'site-20190102T031500Z', 'site-20200101T031500Z'];
+  const yesterday = `site-${new Date(Date.now() - 86400000).toISOString().slice(0, 19).replace(/[-:]/g, '')}Z`;
+  for (const name of [...old, yesterday]) await mkdir(path.join(backups, name));
+  const { stdout } = await run(path.join(repoDir, 'deploy/backup.sh'), [], {
+    env: {
+      ...stack.env,
+      API: apiBinary,
+      DATA_DIR: stack.instances[0].dataDir,
+      BACKUP_DIR: backups,
+      BACKUP_KEEP_DAYS: '14',
+      BACKUP_KEEP_MIN: '3',
+    },
+  });
+  const kept = (await readdir(backups)).sort();
+  const made = kept.filter((name) => ![...old, yesterday].includes(name));
+  assert.equal(made.length, 1, `${kept} after:\n${stdout}`);
+  assert.deepEqual(kept, ['site-20200101T031500Z', yesterday, made[0]].sort(), stdout);
+  const backup = path.join(backups, made[0]);
+  assert.deepEqual((await readdir(backup)).sort(), ['database.pgdump', 'invite.key', 'manifest.json', 'settings.env']);
+
+  // A new host: an empty database, an empty data directory, and no INVITE_KEY in its settings.
+  const database = `restored_${Date.now()}`;
+  await run('psql', [process.env.TEST_DATABASE_URL, '-qc', `CREATE DATABASE ${database}`]);
+  const restoredUrl = new URL(process.env.TEST_DATABASE_URL);
+  restoredUrl.pathname = `/${database}`;
+  const dataDir = path.join(stack.dir, 'restored-data');
+  const env = { ...stack.env, DATABASE_URL: restoredUrl.toString() };
+  delete env.INVITE_KEY;
+  await run(apiBinary, ['restore', backup], { env: { ...env, DATA_DIR: dataDir } });
+  const port = await freePort();
+  const restored = new Instance('restored instance', port, dataDir, env);
+  await restored.start();
+  try {
+    const post = (pathname, body) => direct(restored, 'POST', pathname, { headers: { origin: stack.origin }, body });
+    assert.deepEqual(await statusDirect(restored, cookie), { loggedIn: true, username: who.username });
+    const login = await post('/api/denglu', { username: who.username, password: who.password });
+    assert.equal(login.status, 200, login.text);
+    const newcomer = identity('restored');
+    const sent = await post('/api/send-email', { email: newcomer.email, username: newcomer.username, preferredLanguage: 'en' });
+    assert.equal(sent.status, 200, sent.text);
+    const emailVerificationCode = await latestCodeIn([path.join(dataDir, 'outbox')], newcomer.email);
+    const registered = await post('/api/register', { ...newcomer, invitationCode: unused, emailVerificationCode });
+    assert.equal(registered.status, 200, registered.text);
+  } finally {
+    assert.deepEqual(await restored.stop(), { code: 0, signal: null });
+  }
+});
+
+/**
+ * A second build of the site for the upgrade test, made from this one: the entry script under
+ * another hashed name, as a real new build's would be, named by every page and the manifest
+ * (their compressed copies made again). Returns the two entries' paths.
+ */
+async function markedBuild(copy) {
+  // Hard links: only the files changed below are new, and each is replaced, never written through.
+  await run('cp', ['-al', distDir, copy]);
+  const replace = async (file, bytes) => {
+    await writeFile(`${file}.new`, bytes);
+    await rename(`${file}.new`, file);
+  };
+  const manifest = JSON.parse(await readFile(path.join(copy, 'assets/manifest.json'), 'utf8'));
+  const [oldEntry, newEntry] = [manifest.entry, '/assets/entry-RELEASEB.js'];
+  for (const suffix of ['', '.gz', '.br']) {
+    await rename(path.join(copy, oldEntry + suffix), path.join(copy, newEntry + suffix)).catch((err) => {
+      if (suffix === '' || err.code !== 'ENOENT') throw err;
+    });
+  }
+  for (const file of await readdir(copy, { recursive: true })) {
+    if (!/\.(html|json)$/.test(file)) continue;
+    const full = path.join(copy, file);
+    const text = await readFile(full, 'utf8');
+    if (!text.includes(oldEntry)) continue;
+    const changed = text.replaceAll(oldEntry, newEntry);
+    await replace(full, changed);
+    await replace(`${full}.gz`, zlib.gzipSync(changed));
+    await replace(`${full}.br`, zlib.brotliCompressSync(changed, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } }));
+  }
+  return { oldEntry, newEntry };
+}
+
+/**
+ * Page and login traffic through nginx until `running()` turns false: each page is fetched with
+ * every asset it names, as a browser would. Returns what did not answer 200 and what was seen.
+ */
+async function steadyTraffic(via, who, running) {
+  const failures = [];
+  const entries = new Set();
+  const counts = { pages: 0, assets: 0, logins: 0 };
+  const get = async (pathname, kind) => {
+    const response = await via.request('GET', pathname).catch((err) => ({ status: err.code ?? err.message, text: '' }));
+    counts[kind]++;
+    if (response.status !== 200) failures.push(`${new Date().toISOString()} GET ${pathname} ${response.status}`);
+    return response;
+  };
+  const pages = ['/', '/zh/', '/ja/', '/login', '/notes', '/ja/register'];
+  const pageWorker = async (start) => {
+    for (let i = start; running(); i++) {
+      const page = await get(pages[i % pages.length], 'pages');
+      const named = new Set(page.text.match(/\/assets\/[\w.-]+\.\w+/g) ?? []);
+      for (const asset of named) {
+        if (/\/entry-/.test(asset) && asset.endsWith('.js')) entries.add(asset);
+        await get(asset, 'assets');
+      }
+    }
+  };
+  const loginWorker = async () => {
+    while (running()) {
+      const login = await via
+        .request('POST', '/api/denglu', { body: { username: who.username, password: who.password } })
+        .catch((err) => ({ status: err.code ?? err.message, text: '' }));
+      counts.logins++;
+      if (login.status !== 200) failures.push(`${new Date().toISOString()} POST /api/denglu ${login.status}`);
+    }
+  };
+  await Promise.all([pageWorker(0), pageWorker(3), loginWorker()]);
+  return { failures, entries, counts };
+}
+
+test('an upgrade and a rollback from release archives, instance by instance, fail no request and leave no page without its assets', async (t) => {
+  const who = identity('upgrade');
+  await signUp(who);
+  const cookie = await logIn(who);
+  const work = path.join(stack.dir, 'upgrade');
+  const siteRoot = path.join(work, 'site');
+  const runDir = path.join(work, 'run');
+  await mkdir(runDir, { recursive: true });
+  const ports = stack.instances.map((instance) => instance.port);
+  const release = async (version, dist) => {
+    const { stdout } = await run(path.join(repoDir, 'deploy/build-release.sh'), [], {
+      env: { ...process.env, VERSION: version, API_BIN: apiBinary, DIST: dist, OUT_DIR: work, GZIP_LEVEL: '1' },
+    });
+    return stdout.trim();
+  };
+  const archiveA = await release('test-a', distDir);
+  const { oldEntry, newEntry } = await markedBuild(path.join(work, 'dist-b'));
+  const archiveB = await release('test-b', path.join(work, 'dist-b'));
+  assert.deepEqual([archiveA, archiveB], [path.join(work, 'site-test-a.tar.gz'), path.join(work, 'site-test-b.tar.gz')]);
+
+  const upgrade = (...args) =>
+    run(path.join(repoDir, 'deploy/upgrade.sh'), args, {
+      env: {
+        ...stack.env,
+        // As api.env does on a host: the release that `current` names.
+        DIST_DIR: path.join(siteRoot, 'current/dist'),
+        SITE_CONFIG: path.join(siteRoot, 'current/site-config.yaml'),
+        DATA_DIR: stack.instances[0].dataDir,
+        SITE_ROOT: siteRoot,
+        RUN_DIR: runDir,
+        INSTANCES: ports.join(' '),
+        SYSTEMCTL: path.join(repoDir, 'tests/deploy/fake-systemctl.sh'),
+      },
+    });
+  // The instances the stack started give way to ones run from the first archive.
+  await Promise.all(stack.instances.map((instance) => instance.stop()));
+  await upgrade('install', archiveA);
+  const traffic = stack.client('127.0.0.4');
+  try {
+    await waitFor('nginx serves the first release', async () => (await traffic.request('GET', '/')).text.includes(oldEntry));
+    let running = true;
+    const load = steadyTraffic(traffic, who, () => running);
+    try {
+      const upgraded = await upgrade('install', archiveB);
+      assert.match(upgraded.stderr, /every instance runs site-test-b/);
+      assert.ok((await traffic.request('GET', '/')).text.includes(newEntry), 'the new release serves its pages');
+      const rolledBack = await upgrade('rollback');
+      assert.match(rolledBack.stderr, /every instance runs site-test-a/);
+    } finally {
+      running = false;
+    }
+    const { failures, entries, counts } = await load;
+    assert.deepEqual(failures, [], JSON.stringify(counts));
+    t.diagnostic(`answered during the upgrade and the rollback: ${JSON.stringify(counts)}`);
+    // Pages of both releases were served while the load ran, and every asset they named answered.
+    assert.deepEqual([...entries].sort(), [oldEntry, newEntry].sort());
+    assert.ok(counts.logins > 0 && counts.assets > counts.pages, JSON.stringify(counts));
+    assert.ok((await traffic.request('GET', '/')).text.includes(oldEntry), 'the rollback serves the first release again');
+    // The member's session from before the upgrade holds, and new logins work.
+    assert.deepEqual(await statusVia(traffic, cookie), { loggedIn: true, username: who.username });
+    await logIn(who, traffic);
+  } finally {
+    traffic.close();
+    const stop = path.join(repoDir, 'tests/deploy/fake-systemctl.sh');
+    await Promise.all(
+      ports.map((port) => run(stop, ['stop', `api@${port}`], { env: { ...process.env, RUN_DIR: runDir, SITE_ROOT: siteRoot } })),
+    );
+  }
 });

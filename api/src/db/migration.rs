@@ -2,8 +2,10 @@
 //!
 //! Versioned and forward-only: a change to the schema is a new migration appended to
 //! `Migrator::migrations` with a later name; an applied migration is never edited, and there is
-//! no way down (an upgrade is undone by restoring a backup, docs/deploy.md). A binary older than
-//! the database refuses to start, since it does not know a migration that was applied.
+//! no way down. A migration only adds (tables, nullable or defaulted columns) and what a release
+//! stops using is removed a release later, so the previous release runs on the new schema: during
+//! an upgrade, one instance at a time, and after a rollback (docs/deploy.md, "Upgrades and
+//! rollbacks"; `db::migrated_by_newer_release`).
 
 use sea_orm_migration::prelude::*;
 use sea_orm_migration::schema::*;

@@ -56,7 +56,9 @@ async fn migrate(db: &DatabaseConnection, url: &str) -> anyhow::Result<()> {
             let txn = db.begin().await?;
             txn.execute_unprepared(&format!("SELECT pg_advisory_xact_lock({MIGRATION_LOCK})"))
                 .await?;
-            migration::Migrator::up(&txn, None).await?;
+            if !migrated_by_newer_release(&txn).await? {
+                migration::Migrator::up(&txn, None).await?;
+            }
             txn.commit().await?;
         }
         _ => {
@@ -67,10 +69,43 @@ async fn migrate(db: &DatabaseConnection, url: &str) -> anyhow::Result<()> {
                 Some(path) => Some(lock_file(std::path::PathBuf::from(format!("{path}-migrate.lock"))).await?),
                 None => None,
             };
-            migration::Migrator::up(db, None).await?;
+            if !migrated_by_newer_release(db).await? {
+                migration::Migrator::up(db, None).await?;
+            }
         }
     }
     Ok(())
+}
+
+/// True when a newer release has migrated the database past this binary, which then runs on it
+/// unchanged: the instances not yet upgraded, and all of them after a rollback (deploy/upgrade.sh).
+/// That holds because a release only adds to the schema and removes what it no longer uses a
+/// release later (docs/deploy.md, "Upgrades and rollbacks"). A database lacking one of this
+/// binary's migrations as well is refused: it is not one this release's schema leads to.
+async fn migrated_by_newer_release(db: &impl ConnectionTrait) -> anyhow::Result<bool> {
+    use migration::Migrator;
+    use std::collections::BTreeSet;
+    let known: BTreeSet<String> = Migrator::migrations().iter().map(|m| m.name().to_string()).collect();
+    let applied: BTreeSet<String> = Migrator::get_migration_models(db)
+        .await?
+        .into_iter()
+        .map(|m| m.version)
+        .collect();
+    let newer: Vec<&String> = applied.difference(&known).collect();
+    if newer.is_empty() {
+        return Ok(false);
+    }
+    let missing: Vec<&String> = known.difference(&applied).collect();
+    anyhow::ensure!(
+        missing.is_empty(),
+        "the database holds migrations this release does not know ({newer:?}) and lacks some it does \
+         ({missing:?}): it belongs to another line of releases; restore a backup made by this one"
+    );
+    tracing::warn!(
+        ?newer,
+        "the database was migrated by a newer release; this one runs on it without migrating"
+    );
+    Ok(true)
 }
 
 /// Waits for an exclusive lock on `path`; the lock goes with the returned file.

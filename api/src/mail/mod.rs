@@ -129,7 +129,17 @@ impl Mailer {
         ))
     }
 
+    /// Sends `mail`; a failure is also counted (`metrics`), for an alert to notice.
     pub async fn send(&self, to: &str, lang: Lang, username: &str, mail: Mail<'_>) -> anyhow::Result<()> {
+        let kind = mail.key();
+        let sent = self.deliver(to, lang, username, mail).await;
+        if sent.is_err() {
+            crate::metrics::mail_failed(kind);
+        }
+        sent
+    }
+
+    async fn deliver(&self, to: &str, lang: Lang, username: &str, mail: Mail<'_>) -> anyhow::Result<()> {
         let (subject, text, html) = self.render(&mail, lang, username)?;
         let message = Message::builder()
             .from(self.from.clone())

@@ -80,6 +80,7 @@ macro_rules! error_response {
                     Failure::Unavailable(problem) => $name::Unavailable(Self::body(problem.text(lang)), None),
                     Failure::DatabaseDown(err) => {
                         tracing::warn!("database unavailable: {err:#}");
+                        crate::metrics::database_unavailable();
                         $name::Unavailable(
                             Self::body(Problem::DatabaseUnavailable.text(lang)),
                             Some(DATABASE_RETRY_SECONDS),
