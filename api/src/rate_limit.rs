@@ -207,10 +207,14 @@ impl RateLimiter {
         Ok(())
     }
 
-    /// Forgets a counter's events (a successful login clears that client's failures).
+    /// Forgets a counter's events (a successful login clears that client's failures). The rows
+    /// stay, at zero: deleting them let a login counting beside this one find its row gone and
+    /// read that as a spent allowance.
     pub async fn reset(&self, counter: &Counter) -> Result<(), DbErr> {
-        rate_limit::Entity::delete_many()
+        rate_limit::Entity::update_many()
+            .col_expr(rate_limit::Column::Hits, Expr::value(0))
             .filter(rate_limit::Column::Key.eq(counter.key()))
+            .filter(rate_limit::Column::Hits.gt(0))
             .exec(&self.db)
             .await?;
         Ok(())
@@ -240,8 +244,26 @@ impl std::fmt::Display for Refused {
 }
 
 /// Counts one event in the (key, window) counter, opening it if new and restarting it when its
-/// window is over; refused when the count is at `allowance`.
+/// window is over; refused when the count is at `allowance`. A row that vanished between the
+/// insert and the update (the sweep took it) is opened again rather than read as a refusal.
 async fn count(txn: &DatabaseTransaction, now: i64, key: &str, limit: Limit, allowance: i32) -> Result<(), Refused> {
+    for _ in 0..3 {
+        match count_once(txn, now, key, limit, allowance).await? {
+            Counted::Yes => return Ok(()),
+            Counted::Refused(wait) => return Err(Refused::Limit(wait)),
+            Counted::RowGone => continue,
+        }
+    }
+    Err(Refused::Db(DbErr::Custom(format!("the counter {key} kept vanishing"))))
+}
+
+enum Counted {
+    Yes,
+    Refused(RetryAfter),
+    RowGone,
+}
+
+async fn count_once(txn: &DatabaseTransaction, now: i64, key: &str, limit: Limit, allowance: i32) -> Result<Counted, DbErr> {
     rate_limit::Entity::insert(rate_limit::ActiveModel {
         key: Set(key.to_string()),
         window_seconds: Set(limit.window),
@@ -281,13 +303,15 @@ async fn count(txn: &DatabaseTransaction, now: i64, key: &str, limit: Limit, all
         .rows_affected
         == 1;
     if counted {
-        return Ok(());
+        return Ok(Counted::Yes);
     }
-    let started = rate_limit::Entity::find_by_id((key.to_string(), limit.window))
+    let Some(row) = rate_limit::Entity::find_by_id((key.to_string(), limit.window))
         .one(txn)
         .await?
-        .map_or(now, |row| row.started_at);
-    Err(Refused::Limit(RetryAfter((started + limit.window - now).max(1) as u64)))
+    else {
+        return Ok(Counted::RowGone);
+    };
+    Ok(Counted::Refused(RetryAfter((row.started_at + limit.window - now).max(1) as u64)))
 }
 
 /// Deletes counters whose windows ended long ago (the longest window is an hour).

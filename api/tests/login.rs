@@ -234,6 +234,30 @@ on_both_databases! {
         app.post("/api/denglu", json!({"username": "jack", "password": "guess guess"})).await.assert(StatusCode::TOO_MANY_REQUESTS);
     }
 
+    async fn simultaneous_right_and_wrong_logins_never_refuse_the_right_ones(backend: Backend) {
+        let app = TestApp::new(backend).await;
+        app.register("quinn", "quinn@example.com", PASSWORD).await;
+        let remote = app.listen().await;
+        // A family sharing the account: eight browsers behind one address signing in at once,
+        // again and again, while four other addresses send wrong passwords for it. Every right
+        // password is let in: a success clearing its counter never reads as a spent allowance
+        // for a login counting beside it.
+        let family = client_from("127.0.4.1");
+        let rights = join_all((0..8).map(|_| async {
+            let mut replies = Vec::new();
+            for _ in 0..10 {
+                replies.push(remote.post(&family, "/api/denglu", json!({"username": "quinn", "password": PASSWORD}), &[]).await);
+            }
+            replies
+        }));
+        let guessers: Vec<reqwest::Client> = (2..6).map(|n| client_from(&format!("127.0.4.{n}"))).collect();
+        let wrongs = join_all(guessers.iter().flat_map(|c| (0..8).map(move |_| c)).map(|c| wrong_login(&remote, c, "quinn")));
+        let (rights, wrongs) = futures_util::join!(rights, wrongs);
+        let rights: Vec<common::Reply> = rights.into_iter().flatten().collect();
+        assert_eq!(tally(&rights), [(200, 80)].into());
+        assert_eq!(tally(&wrongs), [(401, 32)].into());
+    }
+
     async fn logout_by_get_only_for_the_sites_own_fetch(backend: Backend) {
         let app = TestApp::new(backend).await;
         app.register("lena", "lena@example.com", PASSWORD).await;
