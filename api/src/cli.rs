@@ -150,6 +150,9 @@ pub struct ServeArgs {
     /// Multiplies every rate limit's allowance (e.g. 1000 for load tests).
     #[arg(long, env = "RATE_LIMIT_SCALE", default_value_t = 1.0)]
     pub rate_limit_scale: f64,
+    /// With an https PUBLIC_URL, HSTS also covers every subdomain (true or false)
+    #[arg(long, env = "HSTS_INCLUDE_SUBDOMAINS", default_value_t = true, action = clap::ArgAction::Set)]
+    pub hsts_include_subdomains: bool,
 }
 
 impl ServeArgs {
@@ -194,6 +197,7 @@ impl ServeArgs {
             trusted_proxies: crate::client_ip::parse_trusted_proxies(self.trusted_proxies.as_deref().unwrap_or(""))?,
             rate_limit_scale: self.rate_limit_scale,
             hash_wait: crate::passwords::HASH_WAIT,
+            hsts_include_subdomains: self.hsts_include_subdomains,
             clock: Arc::new(SystemClock),
             entropy: Arc::new(OsEntropy),
         })

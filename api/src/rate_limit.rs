@@ -263,7 +263,13 @@ enum Counted {
     RowGone,
 }
 
-async fn count_once(txn: &DatabaseTransaction, now: i64, key: &str, limit: Limit, allowance: i32) -> Result<Counted, DbErr> {
+async fn count_once(
+    txn: &DatabaseTransaction,
+    now: i64,
+    key: &str,
+    limit: Limit,
+    allowance: i32,
+) -> Result<Counted, DbErr> {
     rate_limit::Entity::insert(rate_limit::ActiveModel {
         key: Set(key.to_string()),
         window_seconds: Set(limit.window),
@@ -311,7 +317,9 @@ async fn count_once(txn: &DatabaseTransaction, now: i64, key: &str, limit: Limit
     else {
         return Ok(Counted::RowGone);
     };
-    Ok(Counted::Refused(RetryAfter((row.started_at + limit.window - now).max(1) as u64)))
+    Ok(Counted::Refused(RetryAfter(
+        (row.started_at + limit.window - now).max(1) as u64,
+    )))
 }
 
 /// Deletes counters whose windows ended long ago (the longest window is an hour).

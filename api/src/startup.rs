@@ -59,13 +59,14 @@ pub fn build_app_with_state(state: Arc<AppState>) -> anyhow::Result<BoxEndpoint<
         dev: state.settings.dev,
     };
     let secure = state.secure_cookies();
+    let hsts = state.settings.hsts();
     let site = site_endpoint(options, api_endpoint(state).map_to_response().boxed())?;
     if !secure {
         return Ok(site);
     }
     // Served over https (PUBLIC_URL): browsers should never try plain http again for a year.
     Ok(site
-        .with(poem::middleware::SetHeader::new().overriding("strict-transport-security", "max-age=31536000"))
+        .with(poem::middleware::SetHeader::new().overriding("strict-transport-security", hsts))
         .boxed())
 }
 
