@@ -44,6 +44,10 @@ pub const LOGIN_FAILURES_PER_ACCOUNT: &[Limit] = &[limit(100, 3600)];
 pub const LOGIN_FAILURES_PER_CLIENT: &[Limit] = &[limit(30, 900)];
 /// Attempts at codes and invitations per client address.
 pub const CODE_ATTEMPTS_PER_CLIENT: &[Limit] = &[limit(30, 900)];
+/// Guesses at one address's codes of one purpose, across codes and from every client: a new code
+/// brings no new tries, so a crowd of addresses asking for code after code still gets 20 guesses
+/// an hour (one in 50,000 of a six-digit code).
+pub const CODE_GUESSES_PER_ADDRESS: &[Limit] = &[limit(20, 3600)];
 
 /// What one counter counts: its key in the database and its limits follow from it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -62,6 +66,8 @@ pub enum Counter {
     LoginFailuresFromClient { client: String },
     /// Codes and invitations tried by one client.
     CodeAttemptsFromClient { client: String },
+    /// Codes of one purpose (`register`, `reset`) tried for one address, by anyone.
+    CodeGuessesForAddress { purpose: &'static str, email_key: String },
 }
 
 impl Counter {
@@ -79,6 +85,7 @@ impl Counter {
             Counter::LoginFailuresOfAccount { account } => format!("login:account:{account}"),
             Counter::LoginFailuresFromClient { client } => format!("login:client:{client}"),
             Counter::CodeAttemptsFromClient { client } => format!("code:client:{client}"),
+            Counter::CodeGuessesForAddress { purpose, email_key } => format!("code:address:{purpose}:{email_key}"),
         }
     }
 
@@ -91,6 +98,7 @@ impl Counter {
             Counter::LoginFailuresOfAccount { .. } => LOGIN_FAILURES_PER_ACCOUNT,
             Counter::LoginFailuresFromClient { .. } => LOGIN_FAILURES_PER_CLIENT,
             Counter::CodeAttemptsFromClient { .. } => CODE_ATTEMPTS_PER_CLIENT,
+            Counter::CodeGuessesForAddress { .. } => CODE_GUESSES_PER_ADDRESS,
         }
     }
 }
@@ -107,6 +115,19 @@ pub fn mail_counters(email_key: &str, client: &str) -> [Counter; 3] {
         },
         Counter::MailFromClient {
             client: client.to_string(),
+        },
+    ]
+}
+
+/// The counters a guess at `email_key`'s code of `purpose` from `client` is counted in.
+pub fn code_counters(purpose: &'static str, email_key: &str, client: &str) -> [Counter; 2] {
+    [
+        Counter::CodeAttemptsFromClient {
+            client: client.to_string(),
+        },
+        Counter::CodeGuessesForAddress {
+            purpose,
+            email_key: email_key.to_string(),
         },
     ]
 }
