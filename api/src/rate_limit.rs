@@ -42,8 +42,16 @@ pub const LOGIN_FAILURES_PER_ACCOUNT_AND_CLIENT: &[Limit] = &[limit(10, 900)];
 pub const LOGIN_FAILURES_PER_ACCOUNT: &[Limit] = &[limit(100, 3600)];
 /// Failed logins from one client address, whatever the username.
 pub const LOGIN_FAILURES_PER_CLIENT: &[Limit] = &[limit(30, 900)];
+/// Failed logins from one IPv6 /48, whatever the username: one cheap /48 holds 65,536 /64s,
+/// each of which is a client of its own.
+pub const LOGIN_FAILURES_PER_NETWORK: &[Limit] = &[limit(100, 900)];
+/// Failed logins from one browser that signed in as the account before (its device cookie):
+/// such a browser is not held by the account's ceiling, only by its own.
+pub const LOGIN_FAILURES_PER_DEVICE: &[Limit] = &[limit(10, 900)];
 /// Attempts at codes and invitations per client address.
 pub const CODE_ATTEMPTS_PER_CLIENT: &[Limit] = &[limit(30, 900)];
+/// Attempts at codes and invitations per IPv6 /48.
+pub const CODE_ATTEMPTS_PER_NETWORK: &[Limit] = &[limit(100, 900)];
 /// Guesses at one address's codes of one purpose, across codes and from every client: a new code
 /// brings no new tries, so a crowd of addresses asking for code after code still gets 20 guesses
 /// an hour (one in 50,000 of a six-digit code).
@@ -64,6 +72,12 @@ pub enum Counter {
     LoginFailuresOfAccount { account: String },
     /// Failed logins from one client, as anyone.
     LoginFailuresFromClient { client: String },
+    /// Failed logins from one IPv6 /48, as anyone.
+    LoginFailuresFromNetwork { network: String },
+    /// Failed logins from one browser with a device cookie (its nonce).
+    LoginFailuresOfDevice { device: String },
+    /// Codes and invitations tried from one IPv6 /48.
+    CodeAttemptsFromNetwork { network: String },
     /// Codes and invitations tried by one client.
     CodeAttemptsFromClient { client: String },
     /// Codes of one purpose (`register`, `reset`) tried for one address, by anyone.
@@ -84,6 +98,9 @@ impl Counter {
             }
             Counter::LoginFailuresOfAccount { account } => format!("login:account:{account}"),
             Counter::LoginFailuresFromClient { client } => format!("login:client:{client}"),
+            Counter::LoginFailuresFromNetwork { network } => format!("login:network:{network}"),
+            Counter::LoginFailuresOfDevice { device } => format!("login:device:{device}"),
+            Counter::CodeAttemptsFromNetwork { network } => format!("code:network:{network}"),
             Counter::CodeAttemptsFromClient { client } => format!("code:client:{client}"),
             Counter::CodeGuessesForAddress { purpose, email_key } => format!("code:address:{purpose}:{email_key}"),
         }
@@ -97,6 +114,9 @@ impl Counter {
             Counter::LoginFailuresOfAccountFromClient { .. } => LOGIN_FAILURES_PER_ACCOUNT_AND_CLIENT,
             Counter::LoginFailuresOfAccount { .. } => LOGIN_FAILURES_PER_ACCOUNT,
             Counter::LoginFailuresFromClient { .. } => LOGIN_FAILURES_PER_CLIENT,
+            Counter::LoginFailuresFromNetwork { .. } => LOGIN_FAILURES_PER_NETWORK,
+            Counter::LoginFailuresOfDevice { .. } => LOGIN_FAILURES_PER_DEVICE,
+            Counter::CodeAttemptsFromNetwork { .. } => CODE_ATTEMPTS_PER_NETWORK,
             Counter::CodeAttemptsFromClient { .. } => CODE_ATTEMPTS_PER_CLIENT,
             Counter::CodeGuessesForAddress { .. } => CODE_GUESSES_PER_ADDRESS,
         }
@@ -120,8 +140,8 @@ pub fn mail_counters(email_key: &str, client: &str) -> [Counter; 3] {
 }
 
 /// The counters a guess at `email_key`'s code of `purpose` from `client` is counted in.
-pub fn code_counters(purpose: &'static str, email_key: &str, client: &str) -> [Counter; 2] {
-    [
+pub fn code_counters(purpose: &'static str, email_key: &str, client: &str) -> Vec<Counter> {
+    let mut counters = vec![
         Counter::CodeAttemptsFromClient {
             client: client.to_string(),
         },
@@ -129,14 +149,37 @@ pub fn code_counters(purpose: &'static str, email_key: &str, client: &str) -> [C
             purpose,
             email_key: email_key.to_string(),
         },
-    ]
+    ];
+    counters.extend(crate::client_ip::network_of(client).map(|network| Counter::CodeAttemptsFromNetwork { network }));
+    counters
+}
+
+/// The counters a login from `client` with a valid device cookie (`device`, its nonce) is
+/// counted in: the device's own and the client's, not the account's ceiling. The first is the
+/// device's own.
+pub fn device_login_counters(device: &str, client: &str) -> Vec<Counter> {
+    let mut counters = vec![
+        Counter::LoginFailuresOfDevice {
+            device: device.to_string(),
+        },
+        Counter::LoginFailuresFromClient {
+            client: client.to_string(),
+        },
+    ];
+    counters.extend(crate::client_ip::network_of(client).map(|network| Counter::LoginFailuresFromNetwork { network }));
+    counters
+}
+
+/// The account a typed username counts as (typed usernames can be any length; real ones are at
+/// most 32 characters).
+pub fn account_key(username: &str) -> String {
+    username.trim().to_lowercase().chars().take(64).collect()
 }
 
 /// The counters a login as `username` from `client` is counted in; the first is the pair's own.
-pub fn login_counters(username: &str, client: &str) -> [Counter; 3] {
-    // Typed usernames can be any length; real ones are at most 32 characters.
-    let account: String = username.trim().to_lowercase().chars().take(64).collect();
-    [
+pub fn login_counters(username: &str, client: &str) -> Vec<Counter> {
+    let account = account_key(username);
+    let mut counters = vec![
         Counter::LoginFailuresOfAccountFromClient {
             account: account.clone(),
             client: client.to_string(),
@@ -145,7 +188,9 @@ pub fn login_counters(username: &str, client: &str) -> [Counter; 3] {
         Counter::LoginFailuresFromClient {
             client: client.to_string(),
         },
-    ]
+    ];
+    counters.extend(crate::client_ip::network_of(client).map(|network| Counter::LoginFailuresFromNetwork { network }));
+    counters
 }
 
 pub struct RateLimiter {

@@ -258,6 +258,84 @@ on_both_databases! {
         assert_eq!(tally(&wrongs), [(401, 32)].into());
     }
 
+    async fn a_crowd_cannot_lock_out_a_browser_that_signed_in_before(backend: Backend) {
+        let app = TestApp::new(backend).await;
+        app.register("rosa", "rosa@example.com", PASSWORD).await;
+        let remote = app.listen().await;
+        let home = client_from("127.0.5.50");
+        let signed_in = remote.post(&home, "/api/denglu", json!({"username": "rosa", "password": PASSWORD}), &[]).await;
+        signed_in.assert(StatusCode::OK);
+        let device = device_cookie(&signed_in);
+        // Eleven addresses, ten wrong passwords each, all at once: the account's ceiling.
+        let crowd: Vec<reqwest::Client> = (1..=11).map(|n| client_from(&format!("127.0.6.{n}"))).collect();
+        let replies = join_all(crowd.iter().flat_map(|c| (0..10).map(move |_| c)).map(|c| wrong_login(&remote, c, "rosa"))).await;
+        assert_eq!(tally(&replies), [(401, 100), (429, 10)].into());
+        // Rosa's browser, which signed in before, still gets in with her password.
+        let mine = remote.post(&home, "/api/denglu", json!({"username": "rosa", "password": PASSWORD}), &[("cookie", &device)]).await;
+        mine.assert(StatusCode::OK);
+        // A browser the account never signed in from is held by the ceiling, and so is a forged
+        // or another account's device cookie.
+        app.register("saul", "saul@example.com", PASSWORD).await;
+        let sauls = device_cookie(&remote.post(&home, "/api/denglu", json!({"username": "saul", "password": PASSWORD}), &[]).await);
+        let value = device.split_once('=').unwrap().1;
+        let nonce = value.split_once('.').unwrap().0;
+        let forged = format!("device={nonce}.{}", "0".repeat(64));
+        let stranger = client_from("127.0.5.51");
+        for cookie in ["", forged.as_str(), sauls.as_str()] {
+            let other = remote.post(&stranger, "/api/denglu", json!({"username": "rosa", "password": PASSWORD}), &[("cookie", cookie)]).await;
+            other.assert(StatusCode::TOO_MANY_REQUESTS);
+        }
+    }
+
+    async fn a_known_browser_has_its_own_failure_allowance(backend: Backend) {
+        let app = TestApp::new(backend).await;
+        app.register("tess", "tess@example.com", PASSWORD).await;
+        let remote = app.listen().await;
+        let browser = client_from("127.0.5.60");
+        let device = device_cookie(&remote.post(&browser, "/api/denglu", json!({"username": "tess", "password": PASSWORD}), &[]).await);
+        // A stolen device cookie is no way around the limits: ten failures and it is held too.
+        let with_device = [("cookie", device.as_str())];
+        let replies = join_all((0..12).map(|_| {
+            remote.post(&browser, "/api/denglu", json!({"username": "tess", "password": "not the password"}), &with_device)
+        }))
+        .await;
+        assert_eq!(tally(&replies), [(401, 10), (429, 2)].into());
+    }
+
+    async fn failures_count_per_ipv6_48_as_well_as_per_64(backend: Backend) {
+        let app = TestApp::with(backend, |s| {
+            s.trusted_proxies = api::client_ip::parse_trusted_proxies("127.0.0.1").unwrap();
+        })
+        .await;
+        let remote = app.listen().await;
+        let proxy = client_from("127.0.0.1");
+        // Eight /64s of one /48, thirty failures each (every /64's own allowance), all at once:
+        // the /48 lets a hundred through.
+        let replies = join_all((0..8).map(|net| {
+            let (remote, proxy) = (&remote, &proxy);
+            async move {
+                let mut replies = Vec::new();
+                for i in 0..30 {
+                    let address = format!("2001:db8:1:{net:x}::{:x}", i + 1);
+                    let via = [("x-forwarded-for", address.as_str())];
+                    let body = json!({"username": format!("nobody{net}-{i}"), "password": "not the password"});
+                    replies.push(remote.post(proxy, "/api/denglu", body, &via).await);
+                }
+                replies
+            }
+        }))
+        .await
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>();
+        assert_eq!(tally(&replies), [(401, 100), (429, 140)].into());
+        // Another /48 is someone else.
+        let elsewhere = remote
+            .post(&proxy, "/api/denglu", json!({"username": "nobody", "password": "not the password"}), &[("x-forwarded-for", "2001:db8:2::1")])
+            .await;
+        elsewhere.assert(StatusCode::UNAUTHORIZED);
+    }
+
     async fn logout_by_get_only_for_the_sites_own_fetch(backend: Backend) {
         let app = TestApp::new(backend).await;
         app.register("lena", "lena@example.com", PASSWORD).await;
@@ -324,6 +402,21 @@ on_both_databases! {
             .assert(StatusCode::FORBIDDEN);
         assert_eq!(app.logged_in_as(&other_member).await.as_deref(), Some("olga"));
     }
+}
+
+/// The `device=...` pair among a login answer's cookies.
+fn device_cookie(reply: &common::Reply) -> String {
+    reply
+        .headers
+        .get_all("set-cookie")
+        .iter()
+        .map(|v| v.to_str().unwrap())
+        .find(|v| v.starts_with("device="))
+        .unwrap_or_else(|| panic!("a device cookie: {:?}", reply.headers))
+        .split(';')
+        .next()
+        .unwrap()
+        .to_string()
 }
 
 async fn wrong_login(remote: &Remote, client: &reqwest::Client, username: &str) -> common::Reply {

@@ -318,4 +318,39 @@ on_both_databases! {
             .assert(StatusCode::BAD_REQUEST);
         app.login("lou", NEW).await;
     }
+
+    async fn a_crowd_cannot_block_a_members_own_reset_mail(backend: Backend) {
+        let app = TestApp::new(backend).await;
+        app.register("olive", "olive@example.com", OLD).await;
+        app.clock.advance(3600);
+        let remote = app.listen().await;
+        let home = client_from("127.0.7.50");
+        let login = remote.post(&home, "/api/denglu", json!({"username": "olive", "password": OLD}), &[]).await;
+        login.assert(StatusCode::OK);
+        let device = login
+            .headers
+            .get_all("set-cookie")
+            .iter()
+            .map(|v| v.to_str().unwrap().split(';').next().unwrap().to_string())
+            .find(|v| v.starts_with("device="))
+            .expect("a device cookie");
+        // Twenty addresses ask for Olive's reset mail at once: the address's hourly ceiling.
+        let crowd: Vec<reqwest::Client> = (1..=21).map(|n| client_from(&format!("127.0.7.{n}"))).collect();
+        let ask = json!({"username": "olive", "email": "olive@example.com"});
+        let replies = join_all(crowd.iter().map(|c| remote.post(c, "/api/send-verify-code", ask.clone(), &[]))).await;
+        assert_eq!(tally(&replies), [(200, 20), (429, 1)].into());
+        app.wait_for_mails("olive@example.com", 21).await;
+        // Olive's own browser still gets her a code; a browser she never signed in from does not.
+        remote.post(&home, "/api/send-verify-code", ask.clone(), &[("cookie", &device)]).await.assert(StatusCode::OK);
+        let mails = app.wait_for_mails("olive@example.com", 22).await;
+        let code = mails.last().unwrap().code().expect("a code");
+        remote
+            .post(&client_from("127.0.7.51"), "/api/send-verify-code", ask.clone(), &[])
+            .await
+            .assert(StatusCode::TOO_MANY_REQUESTS);
+        remote
+            .post(&home, "/api/verify-code", json!({"username": "olive", "email": "olive@example.com", "code": code}), &[])
+            .await
+            .assert(StatusCode::OK);
+    }
 }

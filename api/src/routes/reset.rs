@@ -7,7 +7,7 @@ use crate::db::entities::{google_pending, member, reset_token};
 use crate::domain::{EmailAddress, EmailCode, Password, Username};
 use crate::i18n::Lang;
 use crate::mail::Mail;
-use crate::rate_limit;
+use crate::rate_limit::{self, Counter};
 use crate::secrets::{digest, random_token};
 use crate::state::{client_key, AppState};
 use crate::texts::{Notice, Problem};
@@ -152,9 +152,16 @@ impl ResetApi {
         let email = EmailAddress::parse(&body.email).map_err(Failure::BadRequest)?;
         let username = Username::parse(body.username.trim()).map_err(Failure::BadRequest)?;
         // Limits count every request, member or not, so a 429 says nothing about the account.
+        // A browser that signed in as this username before is not held by the address's
+        // ceiling for all clients together: a crowd spending it does not block the member's own
+        // reset (only the cookie's holder learns nothing new from that).
+        let mut counters = rate_limit::mail_counters(&email.key(), &client_key(&state, req)).to_vec();
+        if crate::devices::recognised(&state, req, &rate_limit::account_key(username.as_str())).is_some() {
+            counters.retain(|c| !matches!(c, Counter::MailToAddress { .. }));
+        }
         state
             .limiter
-            .hit_all(&rate_limit::mail_counters(&email.key(), &client_key(&state, req)))
+            .hit_all(&counters)
             .await
             .context("counting the mail against its limits")??;
         let member = members::by_username(&state.db, username.as_str())
