@@ -160,6 +160,19 @@ impl LoginApi {
         let client = client_key(state, req);
         // Logged as typed, at most 64 characters; never the password.
         let typed: String = body.username.chars().take(64).collect();
+        // The client's place in the hashing queue before anything else (`passwords::QueueShare`):
+        // a flood from one client or /48 waits in memory for its few places, costing no database
+        // connection and no write, while everyone else's logins go ahead.
+        let network = crate::client_ip::network_of(&client);
+        let Ok(_share) = passwords::QueueShare::take(&client, network.as_deref(), state.settings.hash_wait).await
+        else {
+            tracing::warn!(
+                event = "login_queue_share_busy",
+                client = client.as_str(),
+                "login refused: the client's share of the hashing queue stayed taken"
+            );
+            return Err(Failure::Busy);
+        };
         let account = rate_limit::account_key(&body.username);
         // A browser that signed in as this account before counts its failures on its own, not
         // against the ceiling a crowd of guessers can exhaust.
