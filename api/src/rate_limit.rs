@@ -50,6 +50,8 @@ pub const LOGIN_FAILURES_PER_NETWORK: &[Limit] = &[limit(100, 900)];
 pub const LOGIN_FAILURES_PER_DEVICE: &[Limit] = &[limit(10, 900)];
 /// Attempts at codes and invitations per client address.
 pub const CODE_ATTEMPTS_PER_CLIENT: &[Limit] = &[limit(30, 900)];
+/// Google sign-ins started by one client: each stores a sign-in state until it expires.
+pub const GOOGLE_STARTS_PER_CLIENT: &[Limit] = &[limit(20, 900)];
 /// Attempts at codes and invitations per IPv6 /48.
 pub const CODE_ATTEMPTS_PER_NETWORK: &[Limit] = &[limit(100, 900)];
 /// Guesses at one address's codes of one purpose, across codes and from every client: a new code
@@ -76,6 +78,8 @@ pub enum Counter {
     LoginFailuresFromNetwork { network: String },
     /// Failed logins from one browser with a device cookie (its nonce).
     LoginFailuresOfDevice { device: String },
+    /// Google sign-ins started by one client.
+    GoogleStartsFromClient { client: String },
     /// Codes and invitations tried from one IPv6 /48.
     CodeAttemptsFromNetwork { network: String },
     /// Codes and invitations tried by one client.
@@ -101,6 +105,7 @@ impl Counter {
             Counter::LoginFailuresFromNetwork { network } => format!("login:network:{network}"),
             Counter::LoginFailuresOfDevice { device } => format!("login:device:{device}"),
             Counter::CodeAttemptsFromNetwork { network } => format!("code:network:{network}"),
+            Counter::GoogleStartsFromClient { client } => format!("google:client:{client}"),
             Counter::CodeAttemptsFromClient { client } => format!("code:client:{client}"),
             Counter::CodeGuessesForAddress { purpose, email_key } => format!("code:address:{purpose}:{email_key}"),
         }
@@ -117,6 +122,7 @@ impl Counter {
             Counter::LoginFailuresFromNetwork { .. } => LOGIN_FAILURES_PER_NETWORK,
             Counter::LoginFailuresOfDevice { .. } => LOGIN_FAILURES_PER_DEVICE,
             Counter::CodeAttemptsFromNetwork { .. } => CODE_ATTEMPTS_PER_NETWORK,
+            Counter::GoogleStartsFromClient { .. } => GOOGLE_STARTS_PER_CLIENT,
             Counter::CodeAttemptsFromClient { .. } => CODE_ATTEMPTS_PER_CLIENT,
             Counter::CodeGuessesForAddress { .. } => CODE_GUESSES_PER_ADDRESS,
         }
@@ -233,6 +239,11 @@ impl RateLimiter {
         // Always the same order: two requests never wait for each other's rows in a cycle
         // (PostgreSQL would abort one of them as a deadlock).
         counters.sort_by(|a, b| (&a.0, a.1.window).cmp(&(&b.0, b.1.window)));
+        // A limit already used up is found by reading: a refused request writes nothing, so a
+        // flooding client does not hold SQLite's one writer (or PostgreSQL's row locks).
+        if let Some(wait) = self.used_up(&counters, now).await? {
+            return Ok(Err(wait));
+        }
         // The first statement writes, so SQLite takes its write lock at once. A used-up limit
         // rolls back the counts made before it.
         let counted = self.db.transaction(move |txn| {
@@ -255,6 +266,22 @@ impl RateLimiter {
             sweep(&self.db, now).await?;
         }
         Ok(Ok(()))
+    }
+
+    /// The wait of the first limit among `counters` whose window is running and whose count is
+    /// at its allowance, read without writing; the counting transaction decides the rest.
+    async fn used_up(&self, counters: &[(String, Limit, i32)], now: i64) -> Result<Option<RetryAfter>, DbErr> {
+        let keys: Vec<&String> = counters.iter().map(|(key, _, _)| key).collect();
+        let rows = rate_limit::Entity::find()
+            .filter(rate_limit::Column::Key.is_in(keys))
+            .all(&self.db)
+            .await?;
+        Ok(counters.iter().find_map(|(key, limit, allowance)| {
+            rows.iter()
+                .find(|row| &row.key == key && row.window_seconds == limit.window)
+                .filter(|row| row.started_at > now - limit.window && row.hits >= *allowance)
+                .map(|row| RetryAfter((row.started_at + limit.window - now).max(1) as u64))
+        }))
     }
 
     /// Gives back the events `hit_all` counted (a login that succeeded, a hash never made).

@@ -469,4 +469,18 @@ on_both_databases! {
         let reply = g.verify_invite(&token, &pending, &g.app.invite(1, None).await).await;
         reply.assert(StatusCode::OK);
     }
+
+    async fn one_client_starts_at_most_twenty_sign_ins(backend: Backend) {
+        let g = Google::start(backend).await;
+        for _ in 0..20 {
+            let start = g.app.get("/api/auth/google", &[]).await;
+            assert!(start.header("location").unwrap().starts_with(&g.app.state.settings.google.as_ref().unwrap().auth_url));
+        }
+        let refused = g.app.get("/api/auth/google", &[]).await;
+        refused.assert(StatusCode::FOUND);
+        assert_eq!(refused.header("location").as_deref(), Some("/login?error=google_failed"));
+        assert!(refused.set_cookie().is_none());
+        use sea_orm::{EntityTrait, PaginatorTrait};
+        assert_eq!(api::db::entities::oauth_state::Entity::find().count(&g.app.state.db).await.unwrap(), 20);
+    }
 }

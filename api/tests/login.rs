@@ -373,6 +373,42 @@ on_both_databases! {
         assert!(counts.keys().all(|s| [200, 429, 503].contains(s)), "{counts:?}");
     }
 
+    async fn a_refused_attempt_writes_nothing(backend: Backend) {
+        let app = TestApp::new(backend).await;
+        for _ in 0..10 {
+            app.post("/api/denglu", json!({"username": "vic", "password": "guess guess"})).await.assert(StatusCode::UNAUTHORIZED);
+        }
+        // Someone else's write holds the counters (SQLite's one writer, PostgreSQL's row locks)...
+        use sea_orm::{ConnectionTrait, TransactionTrait};
+        let txn = app.state.db.begin().await.unwrap();
+        txn.execute_unprepared("UPDATE rate_limits SET hits = hits WHERE key LIKE 'login:%'").await.unwrap();
+        // ...and a refused attempt is answered without waiting for it: it only reads.
+        let refused = tokio::time::timeout(
+            std::time::Duration::from_secs(60),
+            app.post("/api/denglu", json!({"username": "vic", "password": "guess guess"})),
+        )
+        .await;
+        txn.rollback().await.unwrap();
+        let refused = refused.expect("a refused attempt does not wait for a writer");
+        refused.assert(StatusCode::TOO_MANY_REQUESTS);
+    }
+
+    async fn a_member_has_at_most_twenty_sessions(backend: Backend) {
+        let app = TestApp::new(backend).await;
+        app.register("wade", "wade@example.com", PASSWORD).await;
+        let mut sessions = Vec::new();
+        for _ in 0..22 {
+            sessions.push(app.login("wade", PASSWORD).await);
+            app.clock.advance(1);
+        }
+        // Signing in beyond twenty ends the oldest.
+        assert_eq!(app.logged_in_as(&sessions[0]).await, None);
+        assert_eq!(app.logged_in_as(&sessions[1]).await, None);
+        for session in &sessions[2..] {
+            assert_eq!(app.logged_in_as(session).await.as_deref(), Some("wade"));
+        }
+    }
+
     async fn logout_by_get_only_for_the_sites_own_fetch(backend: Backend) {
         let app = TestApp::new(backend).await;
         app.register("lena", "lena@example.com", PASSWORD).await;

@@ -27,6 +27,9 @@ use std::sync::Arc;
 
 /// How long a sign-in may take at Google, and how long a new account has to enter its invitation.
 const STATE_SECONDS: i64 = 10 * 60;
+/// Sign-in states kept at once, from everyone: beyond this, new sign-ins wait for old ones to
+/// expire (each client may also start only 20 per 15 minutes).
+pub const MAX_LIVE_STATES: u64 = 10_000;
 const PENDING_SECONDS: i64 = 15 * 60;
 
 /// Binds a sign-in to the browser that started it: a callback URL carried to another browser
@@ -157,6 +160,14 @@ impl GoogleApi {
         let Some(google) = self.0.settings.google.clone() else {
             return Redirect::Found(page(lang, "/login?error=google_unavailable"), None);
         };
+        match self.may_start(req).await {
+            Ok(true) => {}
+            Ok(false) => return Redirect::Found(page(lang, "/login?error=google_failed"), None),
+            Err(err) => {
+                tracing::error!("starting Google sign-in failed: {err:#}");
+                return Redirect::Found(page(lang, "/login?error=google_failed"), None);
+            }
+        }
         match self.start_inner(&google, lang).await {
             Ok((url, cookie)) => Redirect::Found(url, Some(cookie)),
             Err(err) => {
@@ -221,6 +232,44 @@ impl GoogleApi {
     fn redirect_url(&self) -> String {
         let base = self.0.settings.public_url.as_str().trim_end_matches('/');
         format!("{base}/api/auth/google/callback")
+    }
+
+    /// Whether another sign-in state may be stored: the client's starts are counted, and the
+    /// states of everyone together are capped.
+    async fn may_start(&self, req: &Request) -> anyhow::Result<bool> {
+        use sea_orm::{ColumnTrait, PaginatorTrait, QueryFilter};
+        let state = &self.0;
+        let client = client_key(state, req);
+        let live = oauth_state::Entity::find()
+            .filter(oauth_state::Column::ExpiresAt.gt(state.now()))
+            .count(&state.db)
+            .await
+            .context("counting the sign-in states")?;
+        if live >= MAX_LIVE_STATES {
+            tracing::warn!(
+                event = "google_start_refused",
+                client = client.as_str(),
+                reason = "states_full",
+                "Google sign-in refused: too many sign-ins under way"
+            );
+            return Ok(false);
+        }
+        let counted = state
+            .limiter
+            .hit(Counter::GoogleStartsFromClient { client: client.clone() })
+            .await
+            .context("counting the sign-in against its limits")?;
+        if let Err(wait) = counted {
+            tracing::warn!(
+                event = "google_start_refused",
+                client = client.as_str(),
+                reason = "client_limit",
+                retry_after = wait.0,
+                "Google sign-in refused by a limit"
+            );
+            return Ok(false);
+        }
+        Ok(true)
     }
 
     /// The URL at Google and the nonce cookie.
