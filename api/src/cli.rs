@@ -163,6 +163,9 @@ pub struct ServeArgs {
     /// Multiplies every rate limit's allowance (e.g. 1000 for load tests).
     #[arg(long, env = "RATE_LIMIT_SCALE", default_value_t = 1.0)]
     pub rate_limit_scale: f64,
+    /// With an https PUBLIC_URL, HSTS also covers every subdomain (true or false)
+    #[arg(long, env = "HSTS_INCLUDE_SUBDOMAINS", default_value_t = true, action = clap::ArgAction::Set)]
+    pub hsts_include_subdomains: bool,
 }
 
 impl ServeArgs {
@@ -210,6 +213,7 @@ impl ServeArgs {
                 .map_err(|e| anyhow::anyhow!("{}", e.to_string().replacen("TRUSTED_PROXIES", "METRICS_ALLOW", 1)))?,
             rate_limit_scale: self.rate_limit_scale,
             hash_wait: crate::passwords::HASH_WAIT,
+            hsts_include_subdomains: self.hsts_include_subdomains,
             clock: Arc::new(SystemClock),
             entropy: Arc::new(OsEntropy),
         })

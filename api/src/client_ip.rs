@@ -62,6 +62,14 @@ pub fn client_key(ip: IpAddr) -> String {
     }
 }
 
+/// The IPv6 /48 a client key (`client_key`) of an IPv6 /64 lies in: one cheap allocation holds
+/// 65,536 /64s, so failure budgets count per /48 as well. None for IPv4 clients.
+pub fn network_of(client: &str) -> Option<String> {
+    let prefix = client.strip_suffix("/64")?.parse::<Ipv6Addr>().ok()?;
+    let network = u128::from(prefix) & (u128::MAX << 80);
+    Some(format!("{}/48", Ipv6Addr::from(network)))
+}
+
 /// IPv4 clients reaching a dual-stack socket show up as `::ffff:a.b.c.d`.
 fn canonical(ip: IpAddr) -> IpAddr {
     match ip {
@@ -156,5 +164,20 @@ mod tests {
         assert_eq!(client_key(ip("2001:db8:1:3::1")), "2001:db8:1:3::/64");
         assert_eq!(client_key(ip("198.51.100.4")), "198.51.100.4");
         assert_eq!(client_key(ip("::ffff:198.51.100.4")), "198.51.100.4");
+    }
+
+    #[test]
+    fn ipv6_clients_also_count_in_their_48() {
+        let a = client_key(ip("2001:db8:1:2::1"));
+        let b = client_key(ip("2001:db8:1:ffff::1"));
+        assert_ne!(a, b);
+        assert_eq!(network_of(&a).as_deref(), Some("2001:db8:1::/48"));
+        assert_eq!(network_of(&a), network_of(&b));
+        assert_eq!(
+            network_of(&client_key(ip("2001:db8:2::1"))).as_deref(),
+            Some("2001:db8:2::/48")
+        );
+        assert_eq!(network_of("198.51.100.4"), None);
+        assert_eq!(network_of("unknown"), None);
     }
 }

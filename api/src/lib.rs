@@ -7,6 +7,7 @@ pub mod client_ip;
 pub mod clock;
 pub mod codes;
 pub mod db;
+pub mod devices;
 pub mod domain;
 pub mod feed;
 pub mod i18n;

@@ -8,14 +8,90 @@
 use argon2::password_hash::{self, rand_core::OsRng, Output, ParamsString, PasswordHash, Salt, SaltString};
 use argon2::{Algorithm, Argon2, Block, Params, Version};
 use std::cell::RefCell;
+use std::collections::HashMap;
 use std::sync::{mpsc, Arc, Mutex, OnceLock};
 use std::time::Duration;
-use tokio::sync::Semaphore;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 /// How long a request may wait for its turn before it is told to come back later.
 pub const HASH_WAIT: Duration = Duration::from_secs(3);
 /// The `Retry-After` of an answer that waited too long.
 pub const BUSY_RETRY_SECONDS: u64 = 5;
+
+/// Password checks one client (an IPv4 address or IPv6 /64) may have waiting for a turn or
+/// running at once; its further checks wait for one of these places first.
+pub const SHARE_PER_CLIENT: usize = 4;
+/// ...and one IPv6 /48, whose 65,536 /64s would otherwise each bring their own share.
+pub const SHARE_PER_NETWORK: usize = 8;
+
+/// A client's place in the hashing queue. A flood from one client or /48 waits for its own few
+/// places, in memory, before it may join the queue for the hashing threads; everyone else's
+/// check waits behind those few places rather than behind the whole flood.
+pub struct QueueShare {
+    _permits: Vec<OwnedSemaphorePermit>,
+    keys: Vec<String>,
+}
+
+fn shares() -> &'static Mutex<HashMap<String, Arc<Semaphore>>> {
+    static SHARES: OnceLock<Mutex<HashMap<String, Arc<Semaphore>>>> = OnceLock::new();
+    SHARES.get_or_init(Mutex::default)
+}
+
+impl QueueShare {
+    /// A place for `client` and its /48 `network` (if any), waiting at most `wait` for it.
+    pub async fn take(client: &str, network: Option<&str>, wait: Duration) -> Result<QueueShare, Busy> {
+        let mut wanted = vec![(client.to_string(), SHARE_PER_CLIENT)];
+        wanted.extend(network.map(|n| (format!("net:{n}"), SHARE_PER_NETWORK)));
+        let semaphores: Vec<Arc<Semaphore>> = {
+            let mut held = shares().lock().map_err(|_| Busy)?;
+            wanted
+                .iter()
+                .map(|(key, share)| {
+                    held.entry(key.clone())
+                        .or_insert_with(|| Arc::new(Semaphore::new(*share)))
+                        .clone()
+                })
+                .collect()
+        };
+        let keys: Vec<String> = wanted.into_iter().map(|(key, _)| key).collect();
+        // Always the client's place first, then the network's: no two requests wait in a cycle.
+        let acquire = async {
+            let mut permits = Vec::new();
+            for semaphore in semaphores {
+                permits.push(semaphore.acquire_owned().await.map_err(|_| Busy)?);
+            }
+            Ok::<_, Busy>(permits)
+        };
+        match tokio::time::timeout(wait, acquire).await {
+            Ok(Ok(permits)) => Ok(QueueShare {
+                _permits: permits,
+                keys,
+            }),
+            _ => {
+                forget_idle(&keys);
+                Err(Busy)
+            }
+        }
+    }
+}
+
+/// Forgets the semaphores of `keys` that nobody holds or waits for (the map's reference is then
+/// the only one), so the map holds only clients with checks in flight.
+fn forget_idle(keys: &[String]) {
+    let Ok(mut held) = shares().lock() else { return };
+    for key in keys {
+        if held.get(key).is_some_and(|s| Arc::strong_count(s) == 1) {
+            held.remove(key);
+        }
+    }
+}
+
+impl Drop for QueueShare {
+    fn drop(&mut self) {
+        drop(std::mem::take(&mut self._permits));
+        forget_idle(&self.keys);
+    }
+}
 
 /// OWASP's recommended argon2id parameters: 19 MiB of memory, 2 passes, 1 lane.
 fn params() -> Params {
@@ -165,6 +241,38 @@ async fn with_turn<T: Send + 'static>(wait: Duration, work: impl FnOnce() -> T +
 mod tests {
     use super::*;
     use argon2::PasswordVerifier;
+
+    #[tokio::test]
+    async fn each_client_and_network_holds_at_most_its_share_of_the_queue() {
+        let none = Duration::from_millis(0);
+        let take = |client: &'static str, network: Option<&'static str>| QueueShare::take(client, network, none);
+        let mut first = Vec::new();
+        for _ in 0..SHARE_PER_CLIENT {
+            first.push(take("2001:db8:7:1::/64", Some("2001:db8:7::/48")).await.unwrap());
+        }
+        assert!(take("2001:db8:7:1::/64", Some("2001:db8:7::/48")).await.is_err());
+        // Another /64 of the same /48 gets the rest of the network's share, and no more.
+        let mut second = Vec::new();
+        for _ in 0..SHARE_PER_NETWORK - SHARE_PER_CLIENT {
+            second.push(take("2001:db8:7:2::/64", Some("2001:db8:7::/48")).await.unwrap());
+        }
+        assert!(take("2001:db8:7:3::/64", Some("2001:db8:7::/48")).await.is_err());
+        // Someone elsewhere is not held by them.
+        assert!(take("2001:db8:8:1::/64", Some("2001:db8:8::/48")).await.is_ok());
+        assert!(take("198.51.100.7", None).await.is_ok());
+        // A waiting check gets the place a finished one leaves.
+        let waiting = tokio::spawn(QueueShare::take(
+            "2001:db8:7:1::/64",
+            Some("2001:db8:7::/48"),
+            Duration::from_secs(300),
+        ));
+        drop(first.pop());
+        drop(second.pop());
+        assert!(waiting.await.unwrap().is_ok());
+        drop(first);
+        drop(second);
+        assert!(shares().lock().unwrap().keys().all(|k| !k.contains("2001:db8:7")));
+    }
 
     #[tokio::test]
     async fn passwords_verify() {

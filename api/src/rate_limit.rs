@@ -42,8 +42,22 @@ pub const LOGIN_FAILURES_PER_ACCOUNT_AND_CLIENT: &[Limit] = &[limit(10, 900)];
 pub const LOGIN_FAILURES_PER_ACCOUNT: &[Limit] = &[limit(100, 3600)];
 /// Failed logins from one client address, whatever the username.
 pub const LOGIN_FAILURES_PER_CLIENT: &[Limit] = &[limit(30, 900)];
+/// Failed logins from one IPv6 /48, whatever the username: one cheap /48 holds 65,536 /64s,
+/// each of which is a client of its own.
+pub const LOGIN_FAILURES_PER_NETWORK: &[Limit] = &[limit(100, 900)];
+/// Failed logins from one browser that signed in as the account before (its device cookie):
+/// such a browser is not held by the account's ceiling, only by its own.
+pub const LOGIN_FAILURES_PER_DEVICE: &[Limit] = &[limit(10, 900)];
 /// Attempts at codes and invitations per client address.
 pub const CODE_ATTEMPTS_PER_CLIENT: &[Limit] = &[limit(30, 900)];
+/// Google sign-ins started by one client: each stores a sign-in state until it expires.
+pub const GOOGLE_STARTS_PER_CLIENT: &[Limit] = &[limit(20, 900)];
+/// Attempts at codes and invitations per IPv6 /48.
+pub const CODE_ATTEMPTS_PER_NETWORK: &[Limit] = &[limit(100, 900)];
+/// Guesses at one address's codes of one purpose, across codes and from every client: a new code
+/// brings no new tries, so a crowd of addresses asking for code after code still gets 20 guesses
+/// an hour (one in 50,000 of a six-digit code).
+pub const CODE_GUESSES_PER_ADDRESS: &[Limit] = &[limit(20, 3600)];
 
 /// What one counter counts: its key in the database and its limits follow from it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -60,8 +74,18 @@ pub enum Counter {
     LoginFailuresOfAccount { account: String },
     /// Failed logins from one client, as anyone.
     LoginFailuresFromClient { client: String },
+    /// Failed logins from one IPv6 /48, as anyone.
+    LoginFailuresFromNetwork { network: String },
+    /// Failed logins from one browser with a device cookie (its nonce).
+    LoginFailuresOfDevice { device: String },
+    /// Google sign-ins started by one client.
+    GoogleStartsFromClient { client: String },
+    /// Codes and invitations tried from one IPv6 /48.
+    CodeAttemptsFromNetwork { network: String },
     /// Codes and invitations tried by one client.
     CodeAttemptsFromClient { client: String },
+    /// Codes of one purpose (`register`, `reset`) tried for one address, by anyone.
+    CodeGuessesForAddress { purpose: &'static str, email_key: String },
 }
 
 impl Counter {
@@ -78,7 +102,12 @@ impl Counter {
             }
             Counter::LoginFailuresOfAccount { account } => format!("login:account:{account}"),
             Counter::LoginFailuresFromClient { client } => format!("login:client:{client}"),
+            Counter::LoginFailuresFromNetwork { network } => format!("login:network:{network}"),
+            Counter::LoginFailuresOfDevice { device } => format!("login:device:{device}"),
+            Counter::CodeAttemptsFromNetwork { network } => format!("code:network:{network}"),
+            Counter::GoogleStartsFromClient { client } => format!("google:client:{client}"),
             Counter::CodeAttemptsFromClient { client } => format!("code:client:{client}"),
+            Counter::CodeGuessesForAddress { purpose, email_key } => format!("code:address:{purpose}:{email_key}"),
         }
     }
 
@@ -90,7 +119,12 @@ impl Counter {
             Counter::LoginFailuresOfAccountFromClient { .. } => LOGIN_FAILURES_PER_ACCOUNT_AND_CLIENT,
             Counter::LoginFailuresOfAccount { .. } => LOGIN_FAILURES_PER_ACCOUNT,
             Counter::LoginFailuresFromClient { .. } => LOGIN_FAILURES_PER_CLIENT,
+            Counter::LoginFailuresFromNetwork { .. } => LOGIN_FAILURES_PER_NETWORK,
+            Counter::LoginFailuresOfDevice { .. } => LOGIN_FAILURES_PER_DEVICE,
+            Counter::CodeAttemptsFromNetwork { .. } => CODE_ATTEMPTS_PER_NETWORK,
+            Counter::GoogleStartsFromClient { .. } => GOOGLE_STARTS_PER_CLIENT,
             Counter::CodeAttemptsFromClient { .. } => CODE_ATTEMPTS_PER_CLIENT,
+            Counter::CodeGuessesForAddress { .. } => CODE_GUESSES_PER_ADDRESS,
         }
     }
 }
@@ -111,11 +145,47 @@ pub fn mail_counters(email_key: &str, client: &str) -> [Counter; 3] {
     ]
 }
 
+/// The counters a guess at `email_key`'s code of `purpose` from `client` is counted in.
+pub fn code_counters(purpose: &'static str, email_key: &str, client: &str) -> Vec<Counter> {
+    let mut counters = vec![
+        Counter::CodeAttemptsFromClient {
+            client: client.to_string(),
+        },
+        Counter::CodeGuessesForAddress {
+            purpose,
+            email_key: email_key.to_string(),
+        },
+    ];
+    counters.extend(crate::client_ip::network_of(client).map(|network| Counter::CodeAttemptsFromNetwork { network }));
+    counters
+}
+
+/// The counters a login from `client` with a valid device cookie (`device`, its nonce) is
+/// counted in: the device's own and the client's, not the account's ceiling. The first is the
+/// device's own.
+pub fn device_login_counters(device: &str, client: &str) -> Vec<Counter> {
+    let mut counters = vec![
+        Counter::LoginFailuresOfDevice {
+            device: device.to_string(),
+        },
+        Counter::LoginFailuresFromClient {
+            client: client.to_string(),
+        },
+    ];
+    counters.extend(crate::client_ip::network_of(client).map(|network| Counter::LoginFailuresFromNetwork { network }));
+    counters
+}
+
+/// The account a typed username counts as (typed usernames can be any length; real ones are at
+/// most 32 characters).
+pub fn account_key(username: &str) -> String {
+    username.trim().to_lowercase().chars().take(64).collect()
+}
+
 /// The counters a login as `username` from `client` is counted in; the first is the pair's own.
-pub fn login_counters(username: &str, client: &str) -> [Counter; 3] {
-    // Typed usernames can be any length; real ones are at most 32 characters.
-    let account: String = username.trim().to_lowercase().chars().take(64).collect();
-    [
+pub fn login_counters(username: &str, client: &str) -> Vec<Counter> {
+    let account = account_key(username);
+    let mut counters = vec![
         Counter::LoginFailuresOfAccountFromClient {
             account: account.clone(),
             client: client.to_string(),
@@ -124,7 +194,9 @@ pub fn login_counters(username: &str, client: &str) -> [Counter; 3] {
         Counter::LoginFailuresFromClient {
             client: client.to_string(),
         },
-    ]
+    ];
+    counters.extend(crate::client_ip::network_of(client).map(|network| Counter::LoginFailuresFromNetwork { network }));
+    counters
 }
 
 pub struct RateLimiter {
@@ -167,6 +239,11 @@ impl RateLimiter {
         // Always the same order: two requests never wait for each other's rows in a cycle
         // (PostgreSQL would abort one of them as a deadlock).
         counters.sort_by(|a, b| (&a.0, a.1.window).cmp(&(&b.0, b.1.window)));
+        // A limit already used up is found by reading: a refused request writes nothing, so a
+        // flooding client does not hold SQLite's one writer (or PostgreSQL's row locks).
+        if let Some(wait) = self.used_up(&counters, now).await? {
+            return Ok(Err(wait));
+        }
         // The first statement writes, so SQLite takes its write lock at once. A used-up limit
         // rolls back the counts made before it.
         let counted = self.db.transaction(move |txn| {
@@ -191,6 +268,22 @@ impl RateLimiter {
         Ok(Ok(()))
     }
 
+    /// The wait of the first limit among `counters` whose window is running and whose count is
+    /// at its allowance, read without writing; the counting transaction decides the rest.
+    async fn used_up(&self, counters: &[(String, Limit, i32)], now: i64) -> Result<Option<RetryAfter>, DbErr> {
+        let keys: Vec<&String> = counters.iter().map(|(key, _, _)| key).collect();
+        let rows = rate_limit::Entity::find()
+            .filter(rate_limit::Column::Key.is_in(keys))
+            .all(&self.db)
+            .await?;
+        Ok(counters.iter().find_map(|(key, limit, allowance)| {
+            rows.iter()
+                .find(|row| &row.key == key && row.window_seconds == limit.window)
+                .filter(|row| row.started_at > now - limit.window && row.hits >= *allowance)
+                .map(|row| RetryAfter((row.started_at + limit.window - now).max(1) as u64))
+        }))
+    }
+
     /// Gives back the events `hit_all` counted (a login that succeeded, a hash never made).
     pub async fn refund(&self, checks: &[Counter]) -> Result<(), DbErr> {
         for counter in checks {
@@ -207,10 +300,14 @@ impl RateLimiter {
         Ok(())
     }
 
-    /// Forgets a counter's events (a successful login clears that client's failures).
+    /// Forgets a counter's events (a successful login clears that client's failures). The rows
+    /// stay, at zero: deleting them let a login counting beside this one find its row gone and
+    /// read that as a spent allowance.
     pub async fn reset(&self, counter: &Counter) -> Result<(), DbErr> {
-        rate_limit::Entity::delete_many()
+        rate_limit::Entity::update_many()
+            .col_expr(rate_limit::Column::Hits, Expr::value(0))
             .filter(rate_limit::Column::Key.eq(counter.key()))
+            .filter(rate_limit::Column::Hits.gt(0))
             .exec(&self.db)
             .await?;
         Ok(())
@@ -240,8 +337,32 @@ impl std::fmt::Display for Refused {
 }
 
 /// Counts one event in the (key, window) counter, opening it if new and restarting it when its
-/// window is over; refused when the count is at `allowance`.
+/// window is over; refused when the count is at `allowance`. A row that vanished between the
+/// insert and the update (the sweep took it) is opened again rather than read as a refusal.
 async fn count(txn: &DatabaseTransaction, now: i64, key: &str, limit: Limit, allowance: i32) -> Result<(), Refused> {
+    for _ in 0..3 {
+        match count_once(txn, now, key, limit, allowance).await? {
+            Counted::Yes => return Ok(()),
+            Counted::Refused(wait) => return Err(Refused::Limit(wait)),
+            Counted::RowGone => continue,
+        }
+    }
+    Err(Refused::Db(DbErr::Custom(format!("the counter {key} kept vanishing"))))
+}
+
+enum Counted {
+    Yes,
+    Refused(RetryAfter),
+    RowGone,
+}
+
+async fn count_once(
+    txn: &DatabaseTransaction,
+    now: i64,
+    key: &str,
+    limit: Limit,
+    allowance: i32,
+) -> Result<Counted, DbErr> {
     rate_limit::Entity::insert(rate_limit::ActiveModel {
         key: Set(key.to_string()),
         window_seconds: Set(limit.window),
@@ -281,13 +402,17 @@ async fn count(txn: &DatabaseTransaction, now: i64, key: &str, limit: Limit, all
         .rows_affected
         == 1;
     if counted {
-        return Ok(());
+        return Ok(Counted::Yes);
     }
-    let started = rate_limit::Entity::find_by_id((key.to_string(), limit.window))
+    let Some(row) = rate_limit::Entity::find_by_id((key.to_string(), limit.window))
         .one(txn)
         .await?
-        .map_or(now, |row| row.started_at);
-    Err(Refused::Limit(RetryAfter((started + limit.window - now).max(1) as u64)))
+    else {
+        return Ok(Counted::RowGone);
+    };
+    Ok(Counted::Refused(RetryAfter(
+        (row.started_at + limit.window - now).max(1) as u64,
+    )))
 }
 
 /// Deletes counters whose windows ended long ago (the longest window is an hour).

@@ -16,6 +16,9 @@ pub const SECURE_COOKIE_NAME: &str = "__Host-session";
 pub const SESSION_SECONDS: i64 = 30 * 24 * 3600;
 /// ...and after 7 days without use.
 pub const IDLE_SECONDS: i64 = 7 * 24 * 3600;
+/// Sessions one member may have at once; signing in beyond this ends the oldest, so a script
+/// logging in without end cannot fill the table.
+pub const MAX_SESSIONS_PER_MEMBER: u64 = 20;
 /// Use is written down at most this often, so reading the login status stays a read.
 const TOUCH_SECONDS: i64 = 3600;
 
@@ -62,7 +65,33 @@ pub async fn create(
     })
     .exec(db)
     .await?;
+    end_sessions_beyond_the_cap(db, member_id, &digest(&token)).await?;
     Ok(token)
+}
+
+/// Ends the member's oldest sessions beyond `MAX_SESSIONS_PER_MEMBER`, never the new one.
+async fn end_sessions_beyond_the_cap(db: &impl ConnectionTrait, member_id: i32, new: &str) -> Result<(), DbErr> {
+    use sea_orm::{QueryOrder, QuerySelect};
+    let beyond: Vec<String> = session::Entity::find()
+        .filter(session::Column::MemberId.eq(member_id))
+        .filter(session::Column::TokenHash.ne(new))
+        .order_by_desc(session::Column::CreatedAt)
+        .order_by_desc(session::Column::TokenHash)
+        .offset(MAX_SESSIONS_PER_MEMBER - 1)
+        // SQLite takes OFFSET only after a LIMIT.
+        .limit(1_000_000)
+        .all(db)
+        .await?
+        .into_iter()
+        .map(|s| s.token_hash)
+        .collect();
+    if !beyond.is_empty() {
+        session::Entity::delete_many()
+            .filter(session::Column::TokenHash.is_in(beyond))
+            .exec(db)
+            .await?;
+    }
+    Ok(())
 }
 
 /// The hash of the session id the request carries, if any.

@@ -43,6 +43,9 @@ pub struct Settings {
     pub rate_limit_scale: f64,
     /// How long a request waits for a turn at argon2 before it gets 503 (tests raise it).
     pub hash_wait: std::time::Duration,
+    /// HSTS_INCLUDE_SUBDOMAINS: `Strict-Transport-Security` covers subdomains too, so a sibling
+    /// reached over plain http cannot set cookies for the parent domain (on by default).
+    pub hsts_include_subdomains: bool,
     pub clock: Arc<dyn Clock>,
     pub entropy: Arc<dyn Entropy>,
 }
@@ -66,6 +69,7 @@ impl Settings {
             metrics_allow: Vec::new(),
             rate_limit_scale: 1.0,
             hash_wait: crate::passwords::HASH_WAIT,
+            hsts_include_subdomains: true,
             clock: Arc::new(SystemClock),
             entropy: Arc::new(OsEntropy),
         }
@@ -77,6 +81,15 @@ impl Settings {
 
     pub fn secure_cookies(&self) -> bool {
         self.public_url.scheme() == "https"
+    }
+
+    /// The `Strict-Transport-Security` value over https: a year, with subdomains unless turned off.
+    pub fn hsts(&self) -> &'static str {
+        if self.hsts_include_subdomains {
+            "max-age=31536000; includeSubDomains"
+        } else {
+            "max-age=31536000"
+        }
     }
 }
 

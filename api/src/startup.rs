@@ -64,6 +64,7 @@ pub fn build_app_with_state(state: Arc<AppState>) -> anyhow::Result<BoxEndpoint<
         allowed: state.settings.metrics_allow.clone(),
         trusted_proxies: state.settings.trusted_proxies.clone(),
     };
+    let hsts = state.settings.hsts();
     let site = site_endpoint(options, api_endpoint(state).map_to_response().boxed())?;
     let site = crate::metrics::around(site, access);
     if !secure {
@@ -71,7 +72,7 @@ pub fn build_app_with_state(state: Arc<AppState>) -> anyhow::Result<BoxEndpoint<
     }
     // Served over https (PUBLIC_URL): browsers should never try plain http again for a year.
     Ok(site
-        .with(poem::middleware::SetHeader::new().overriding("strict-transport-security", "max-age=31536000"))
+        .with(poem::middleware::SetHeader::new().overriding("strict-transport-security", hsts))
         .boxed())
 }
 

@@ -285,12 +285,21 @@ async fn https_sites_send_strict_transport_security() {
         r#"{"languages":[{"code":"en","tag":"en"}],"default_language":"en","script_hashes":[],"dev":false}"#,
     )
     .unwrap();
-    for (public_url, hsts) in [
-        ("https://site.example", Some("max-age=31536000")),
-        ("http://127.0.0.1:8080", None),
+    // Subdomains are covered unless the owner turns it off (a sibling still on plain http).
+    for (public_url, subdomains, hsts) in [
+        (
+            "https://site.example",
+            None,
+            Some("max-age=31536000; includeSubDomains"),
+        ),
+        ("https://site.example", Some(false), Some("max-age=31536000")),
+        ("http://127.0.0.1:8080", None, None),
     ] {
         let mut settings = api::settings::Settings::for_data_dir(&dir.path().join("data"), &dist, 8080);
         settings.public_url = url::Url::parse(public_url).unwrap();
+        if let Some(subdomains) = subdomains {
+            settings.hsts_include_subdomains = subdomains;
+        }
         let client = poem::test::TestClient::new(api::startup::build_app(settings).await.unwrap());
         for path in ["/api/denglu", "/no-such-page"] {
             let reply = Reply::read(client.get(path).send().await.0).await;

@@ -74,6 +74,10 @@ struct Google {
 
 impl Google {
     async fn start(backend: Backend) -> Google {
+        Google::start_with(backend, |_| {}).await
+    }
+
+    async fn start_with(backend: Backend, configure: impl FnOnce(&mut api::settings::Settings)) -> Google {
         let provider: Shared = Arc::default();
         let addr = servers::serve(
             Route::new()
@@ -89,7 +93,8 @@ impl Google {
                 auth_url: format!("http://{addr}/authorize"),
                 token_url: format!("http://{addr}/token"),
                 userinfo_url: format!("http://{addr}/userinfo"),
-            })
+            });
+            configure(s);
         })
         .await;
         Google { app, provider }
@@ -114,11 +119,12 @@ impl Google {
         assert_eq!(params["client_id"], CLIENT_ID);
         assert_eq!(params["response_type"], "code");
         assert_eq!(params["code_challenge_method"], "S256");
-        assert_eq!(params["redirect_uri"], "http://127.0.0.1:8080/api/auth/google/callback");
+        let public_url = &self.app.state.settings.public_url;
+        assert_eq!(params["redirect_uri"], format!("{public_url}api/auth/google/callback"));
         assert!(params["scope"].contains("email"));
         assert!(params["state"].len() >= 32);
         let nonce = start.set_cookie().expect("a nonce cookie");
-        for part in ["HttpOnly", "SameSite=Lax", "Path=/api/auth/google", "Max-Age=600"] {
+        for part in ["HttpOnly", "SameSite=Lax", "Path=/;", "Max-Age=600"] {
             assert!(nonce.contains(part), "{nonce}");
         }
         {
@@ -146,6 +152,43 @@ impl Google {
             .await;
         back.assert(StatusCode::FOUND);
         back
+    }
+
+    /// A sign-in of a new account: the `token` of `/invite?token=` and the `google_pending`
+    /// cookie pair the browser got with it.
+    async fn invitation_step(&self, profile: Value) -> (String, String) {
+        let back = self.sign_in_reply(profile, None).await;
+        let location = back.header("location").unwrap();
+        assert!(back.session_cookie().is_none(), "not a member yet");
+        let set = back.set_cookie().expect("the invitation step's cookie");
+        for part in ["HttpOnly", "SameSite=Lax", "Path=/;", "Max-Age=900"] {
+            assert!(set.contains(part), "{set}");
+        }
+        let pair = set.split(';').next().unwrap().to_string();
+        assert!(
+            pair.starts_with(&format!("{}google_pending=", self.cookie_prefix())),
+            "{set}"
+        );
+        (invite_token(&location), pair)
+    }
+
+    /// `__Host-` over https, where browsers keep such cookies from sibling subdomains' reach.
+    fn cookie_prefix(&self) -> &'static str {
+        if self.app.state.secure_cookies() {
+            "__Host-"
+        } else {
+            ""
+        }
+    }
+
+    async fn verify_invite(&self, token: &str, cookie: &str, invite: &str) -> common::Reply {
+        self.app
+            .post_with(
+                "/api/auth/verify-invite",
+                json!({"token": token, "inviteCode": invite}),
+                &[("cookie", cookie)],
+            )
+            .await
     }
 
     fn google_sub_of(&self, username: &str) -> impl std::future::Future<Output = Option<String>> + '_ {
@@ -187,20 +230,24 @@ on_both_databases! {
 
     async fn a_new_account_becomes_a_member_with_an_invitation(backend: Backend) {
         let g = Google::start(backend).await;
-        let (location, cookie) = g.sign_in(profile("sub-1", "new.person@gmail.com", true, "New Person"), None).await;
-        assert!(location.starts_with("/invite?token="), "{location}");
-        assert!(cookie.is_none(), "not a member yet");
-        let token = invite_token(&location);
+        let (token, pending) = g.invitation_step(profile("sub-1", "new.person@gmail.com", true, "New Person")).await;
 
-        let wrong = g.app.post("/api/auth/verify-invite", json!({"token": token, "inviteCode": "NOPE-NOPE-NOPE"})).await;
+        let wrong = g.verify_invite(&token, &pending, "NOPE-NOPE-NOPE").await;
         wrong.assert(StatusCode::BAD_REQUEST);
         assert!(wrong.field("error").contains("invitation"));
-        let bad_token = g.app.post("/api/auth/verify-invite", json!({"token": "forged", "inviteCode": "NOPE-NOPE-NOPE"})).await;
+        let bad_token = g.verify_invite("forged", &pending, "NOPE-NOPE-NOPE").await;
         bad_token.assert(StatusCode::BAD_REQUEST);
         assert!(!bad_token.field("error").is_empty());
 
         let invite = g.app.invite(1, Some(3)).await;
-        let reply = g.app.post("/api/auth/verify-invite", json!({"token": token, "inviteCode": invite})).await;
+        // The URL's token alone (read from an access log, say) is not the step: it needs the
+        // browser's cookie too, and a wrong one spends nothing.
+        for cookie in ["", "google_pending=forged"] {
+            let stolen = g.verify_invite(&token, cookie, &invite).await;
+            stolen.assert(StatusCode::BAD_REQUEST);
+            assert_eq!(stolen.field("error"), "Your Google sign-in has expired. Please sign in with Google again.");
+        }
+        let reply = g.verify_invite(&token, &pending, &invite).await;
         reply.assert(StatusCode::OK);
         assert_eq!(reply.body, json!({"loggedIn": true, "username": "New_Person"}));
         let cookie = reply.session_cookie().unwrap();
@@ -210,7 +257,7 @@ on_both_databases! {
 
         // The token was single use.
         let other = g.app.invite(1, None).await;
-        g.app.post("/api/auth/verify-invite", json!({"token": token, "inviteCode": other})).await.assert(StatusCode::BAD_REQUEST);
+        g.verify_invite(&token, &pending, &other).await.assert(StatusCode::BAD_REQUEST);
 
         // Next time Google knows them: straight to the member page, with a new session.
         let (location, second) = g.sign_in(profile("sub-1", "new.person@gmail.com", true, "New Person"), Some("selectedLanguage=ja")).await;
@@ -224,9 +271,9 @@ on_both_databases! {
     async fn usernames_from_google_are_made_unique(backend: Backend) {
         let g = Google::start(backend).await;
         g.app.register("Ann_Lee", "ann@example.com", PASSWORD).await;
-        let (location, _) = g.sign_in(profile("sub-2", "ann.lee@gmail.com", false, "Ann Lee"), None).await;
+        let (token, pending) = g.invitation_step(profile("sub-2", "ann.lee@gmail.com", false, "Ann Lee")).await;
         let invite = g.app.invite(1, None).await;
-        let reply = g.app.post("/api/auth/verify-invite", json!({"token": invite_token(&location), "inviteCode": invite})).await;
+        let reply = g.verify_invite(&token, &pending, &invite).await;
         reply.assert(StatusCode::OK);
         assert_eq!(reply.field("username"), "Ann_Lee-2");
     }
@@ -235,9 +282,7 @@ on_both_databases! {
         let g = Google::start(backend).await;
         g.app.register("dora", "dora@gmail.com", PASSWORD).await;
         // An unverified address proves nothing: it goes to the invitation step.
-        let (location, cookie) = g.sign_in(profile("sub-3", "dora@gmail.com", false, "Dora"), None).await;
-        assert!(location.starts_with("/invite?token="));
-        assert!(cookie.is_none());
+        g.invitation_step(profile("sub-3", "dora@gmail.com", false, "Dora")).await;
         assert_eq!(g.google_sub_of("dora").await, None);
         let (location, cookie) = g.sign_in(profile("sub-3", "DORA@gmail.com", true, "Dora"), Some("selectedLanguage=zh")).await;
         assert_eq!(location, "/zh/MemberPage");
@@ -267,7 +312,7 @@ on_both_databases! {
         assert_eq!(back.header("location").as_deref(), Some("/ja/login?error=google_link_password"));
         assert!(back.session_cookie().is_none());
         let link = back.set_cookie().expect("the pending link's cookie");
-        for part in ["HttpOnly", "SameSite=Lax", "Path=/api/denglu"] {
+        for part in ["HttpOnly", "SameSite=Lax", "Path=/;"] {
             assert!(link.contains(part), "{link}");
         }
         let link = link.split(';').next().unwrap().to_string();
@@ -275,10 +320,8 @@ on_both_databases! {
         assert_eq!(g.google_sub_of("finn").await, None);
         // The link token is not an invitation step.
         let token = link.trim_start_matches("google_link=");
-        g.app.post("/api/auth/verify-invite", json!({"token": token, "inviteCode": g.app.invite(1, None).await}))
-            .await
-            .assert(StatusCode::BAD_REQUEST);
-        assert_eq!(g.app.get(&format!("/api/auth/google/pending?token={token}"), &[]).await.body, json!({}));
+        g.verify_invite(token, &link, &g.app.invite(1, None).await).await.assert(StatusCode::BAD_REQUEST);
+        assert_eq!(g.app.get(&format!("/api/auth/google/pending?token={token}"), &[("cookie", &link)]).await.body, json!({}));
         // A wrong password links nothing; another member's login links nothing.
         g.app.post_with("/api/denglu", json!({"username": "finn", "password": "not it at all"}), &[("cookie", &link)])
             .await
@@ -321,14 +364,16 @@ on_both_databases! {
 
     async fn the_invitation_step_shows_the_google_address(backend: Backend) {
         let g = Google::start(backend).await;
-        let (location, _) = g.sign_in(profile("sub-9", "ivo@gmail.com", true, "Ivo"), None).await;
-        let token = invite_token(&location);
-        let reply = g.app.get(&format!("/api/auth/google/pending?token={token}"), &[]).await;
+        let (token, pending) = g.invitation_step(profile("sub-9", "ivo@gmail.com", true, "Ivo")).await;
+        let browser = [("cookie", pending.as_str())];
+        let reply = g.app.get(&format!("/api/auth/google/pending?token={token}"), &browser).await;
         reply.assert(StatusCode::OK);
         assert_eq!(reply.body, json!({"email": "ivo@gmail.com"}));
-        assert_eq!(g.app.get("/api/auth/google/pending?token=made-up", &[]).await.body, json!({}));
-        g.app.clock.advance(16 * 60);
+        assert_eq!(g.app.get("/api/auth/google/pending?token=made-up", &browser).await.body, json!({}));
+        // The token from the URL, without the browser's cookie, names nobody.
         assert_eq!(g.app.get(&format!("/api/auth/google/pending?token={token}"), &[]).await.body, json!({}));
+        g.app.clock.advance(16 * 60);
+        assert_eq!(g.app.get(&format!("/api/auth/google/pending?token={token}"), &browser).await.body, json!({}));
         g.app.get("/api/auth/google/pending", &[]).await.assert(StatusCode::BAD_REQUEST);
     }
 
@@ -347,6 +392,9 @@ on_both_databases! {
         }
         assert_eq!(g.provider.lock().unwrap().token_requests, 0, "a foreign callback never reaches the provider");
         assert_eq!(g.google_sub_of("joan").await, None);
+        // Each wrong nonce was compared against a live state: foreign callbacks use up nothing.
+        use sea_orm::{EntityTrait, PaginatorTrait};
+        assert_eq!(api::db::entities::oauth_state::Entity::find().count(&g.app.state.db).await.unwrap(), 2);
     }
 
     async fn a_bad_state_or_code_fails_safely(backend: Backend) {
@@ -381,23 +429,58 @@ on_both_databases! {
 
     async fn an_old_state_has_expired(backend: Backend) {
         let g = Google::start(backend).await;
-        let start = g.app.get("/api/auth/google", &[]).await;
-        let location = url::Url::parse(&start.header("location").unwrap()).unwrap();
-        let state: String = location.query_pairs().find(|(k, _)| k == "state").unwrap().1.into_owned();
+        // The browser that started it comes back with its nonce and the provider's real code,
+        // but too late: only the expiry stands in its way.
+        let (state, nonce) = g.start_sign_in(profile("sub-8", "slow@gmail.com", true, "Slow"), &[]).await;
         g.app.clock.advance(11 * 60);
-        let reply = g.app.get(&format!("/api/auth/google/callback?code=c&state={state}"), &[]).await;
+        let reply = g.app.get(&format!("/api/auth/google/callback?code=auth-code-1&state={state}"), &[("cookie", &nonce)]).await;
         assert_eq!(reply.header("location").as_deref(), Some("/login?error=google_failed"));
         assert_eq!(g.provider.lock().unwrap().token_requests, 0, "an expired state never reaches the provider");
     }
 
     async fn the_invitation_step_expires(backend: Backend) {
         let g = Google::start(backend).await;
-        let (location, _) = g.sign_in(profile("sub-5", "late@gmail.com", true, "Late"), None).await;
+        let (token, pending) = g.invitation_step(profile("sub-5", "late@gmail.com", true, "Late")).await;
         let invite = g.app.invite(1, None).await;
         g.app.clock.advance(16 * 60);
-        let reply = g.app.post("/api/auth/verify-invite", json!({"token": invite_token(&location), "inviteCode": invite})).await;
+        let reply = g.verify_invite(&token, &pending, &invite).await;
         reply.assert(StatusCode::BAD_REQUEST);
         assert_eq!(reply.field("error"), "Your Google sign-in has expired. Please sign in with Google again.");
         assert_eq!(api::invites::list(&g.app.state.db).await.unwrap()[0].uses, 0);
+    }
+
+    async fn over_https_every_oauth_cookie_is_host_only(backend: Backend) {
+        let g = Google::start_with(backend, |s| s.public_url = url::Url::parse("https://site.example").unwrap()).await;
+        let start = g.app.get("/api/auth/google", &[]).await;
+        let nonce = start.set_cookie().unwrap();
+        assert!(nonce.starts_with("__Host-google_nonce=") && nonce.contains("; Path=/;") && nonce.contains("; Secure"), "{nonce}");
+        assert!(!nonce.to_lowercase().contains("domain="), "{nonce}");
+        // A nonce planted under the plain name (by a sibling subdomain, for the parent domain)
+        // does not bind the sign-in to the victim's browser.
+        let (state, own) = g.start_sign_in(profile("sub-10", "kim@gmail.com", true, "Kim"), &[]).await;
+        let planted = own.replacen("__Host-google_nonce=", "google_nonce=", 1);
+        let reply = g.app.get(&format!("/api/auth/google/callback?code=auth-code-1&state={state}"), &[("cookie", &planted)]).await;
+        assert_eq!(reply.header("location").as_deref(), Some("/login?error=google_failed"));
+        let (token, pending) = g.invitation_step(profile("sub-10", "kim@gmail.com", true, "Kim")).await;
+        let browser = [("cookie", pending.as_str())];
+        assert_eq!(g.app.get(&format!("/api/auth/google/pending?token={token}"), &browser).await.body, json!({"email": "kim@gmail.com"}));
+        let plain = pending.replacen("__Host-", "", 1);
+        assert_eq!(g.app.get(&format!("/api/auth/google/pending?token={token}"), &[("cookie", &plain)]).await.body, json!({}));
+        let reply = g.verify_invite(&token, &pending, &g.app.invite(1, None).await).await;
+        reply.assert(StatusCode::OK);
+    }
+
+    async fn one_client_starts_at_most_twenty_sign_ins(backend: Backend) {
+        let g = Google::start(backend).await;
+        for _ in 0..20 {
+            let start = g.app.get("/api/auth/google", &[]).await;
+            assert!(start.header("location").unwrap().starts_with(&g.app.state.settings.google.as_ref().unwrap().auth_url));
+        }
+        let refused = g.app.get("/api/auth/google", &[]).await;
+        refused.assert(StatusCode::FOUND);
+        assert_eq!(refused.header("location").as_deref(), Some("/login?error=google_failed"));
+        assert!(refused.set_cookie().is_none());
+        use sea_orm::{EntityTrait, PaginatorTrait};
+        assert_eq!(api::db::entities::oauth_state::Entity::find().count(&g.app.state.db).await.unwrap(), 20);
     }
 }

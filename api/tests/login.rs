@@ -234,6 +234,181 @@ on_both_databases! {
         app.post("/api/denglu", json!({"username": "jack", "password": "guess guess"})).await.assert(StatusCode::TOO_MANY_REQUESTS);
     }
 
+    async fn simultaneous_right_and_wrong_logins_never_refuse_the_right_ones(backend: Backend) {
+        let app = TestApp::new(backend).await;
+        app.register("quinn", "quinn@example.com", PASSWORD).await;
+        let remote = app.listen().await;
+        // A family sharing the account: eight browsers behind one address signing in at once,
+        // again and again, while four other addresses send wrong passwords for it. Every right
+        // password is let in: a success clearing its counter never reads as a spent allowance
+        // for a login counting beside it.
+        let family = client_from("127.0.4.1");
+        let rights = join_all((0..8).map(|_| async {
+            let mut replies = Vec::new();
+            for _ in 0..10 {
+                replies.push(remote.post(&family, "/api/denglu", json!({"username": "quinn", "password": PASSWORD}), &[]).await);
+            }
+            replies
+        }));
+        let guessers: Vec<reqwest::Client> = (2..6).map(|n| client_from(&format!("127.0.4.{n}"))).collect();
+        let wrongs = join_all(guessers.iter().flat_map(|c| (0..8).map(move |_| c)).map(|c| wrong_login(&remote, c, "quinn")));
+        let (rights, wrongs) = futures_util::join!(rights, wrongs);
+        let rights: Vec<common::Reply> = rights.into_iter().flatten().collect();
+        assert_eq!(tally(&rights), [(200, 80)].into());
+        assert_eq!(tally(&wrongs), [(401, 32)].into());
+    }
+
+    async fn a_crowd_cannot_lock_out_a_browser_that_signed_in_before(backend: Backend) {
+        let app = TestApp::new(backend).await;
+        app.register("rosa", "rosa@example.com", PASSWORD).await;
+        let remote = app.listen().await;
+        let home = client_from("127.0.5.50");
+        let signed_in = remote.post(&home, "/api/denglu", json!({"username": "rosa", "password": PASSWORD}), &[]).await;
+        signed_in.assert(StatusCode::OK);
+        let device = device_cookie(&signed_in);
+        // Eleven addresses, ten wrong passwords each, all at once: the account's ceiling.
+        let crowd: Vec<reqwest::Client> = (1..=11).map(|n| client_from(&format!("127.0.6.{n}"))).collect();
+        let replies = join_all(crowd.iter().flat_map(|c| (0..10).map(move |_| c)).map(|c| wrong_login(&remote, c, "rosa"))).await;
+        assert_eq!(tally(&replies), [(401, 100), (429, 10)].into());
+        // Rosa's browser, which signed in before, still gets in with her password.
+        let mine = remote.post(&home, "/api/denglu", json!({"username": "rosa", "password": PASSWORD}), &[("cookie", &device)]).await;
+        mine.assert(StatusCode::OK);
+        // A browser the account never signed in from is held by the ceiling, and so is a forged
+        // or another account's device cookie.
+        app.register("saul", "saul@example.com", PASSWORD).await;
+        let sauls = device_cookie(&remote.post(&home, "/api/denglu", json!({"username": "saul", "password": PASSWORD}), &[]).await);
+        let value = device.split_once('=').unwrap().1;
+        let nonce = value.split_once('.').unwrap().0;
+        let forged = format!("device={nonce}.{}", "0".repeat(64));
+        let stranger = client_from("127.0.5.51");
+        for cookie in ["", forged.as_str(), sauls.as_str()] {
+            let other = remote.post(&stranger, "/api/denglu", json!({"username": "rosa", "password": PASSWORD}), &[("cookie", cookie)]).await;
+            other.assert(StatusCode::TOO_MANY_REQUESTS);
+        }
+    }
+
+    async fn a_known_browser_has_its_own_failure_allowance(backend: Backend) {
+        let app = TestApp::new(backend).await;
+        app.register("tess", "tess@example.com", PASSWORD).await;
+        let remote = app.listen().await;
+        let browser = client_from("127.0.5.60");
+        let device = device_cookie(&remote.post(&browser, "/api/denglu", json!({"username": "tess", "password": PASSWORD}), &[]).await);
+        // A stolen device cookie is no way around the limits: ten failures and it is held too.
+        let with_device = [("cookie", device.as_str())];
+        let replies = join_all((0..12).map(|_| {
+            remote.post(&browser, "/api/denglu", json!({"username": "tess", "password": "not the password"}), &with_device)
+        }))
+        .await;
+        assert_eq!(tally(&replies), [(401, 10), (429, 2)].into());
+    }
+
+    async fn failures_count_per_ipv6_48_as_well_as_per_64(backend: Backend) {
+        let app = TestApp::with(backend, |s| {
+            s.trusted_proxies = api::client_ip::parse_trusted_proxies("127.0.0.1").unwrap();
+        })
+        .await;
+        let remote = app.listen().await;
+        let proxy = client_from("127.0.0.1");
+        // Eight /64s of one /48, thirty failures each (every /64's own allowance), all at once:
+        // the /48 lets a hundred through.
+        let replies = join_all((0..8).map(|net| {
+            let (remote, proxy) = (&remote, &proxy);
+            async move {
+                let mut replies = Vec::new();
+                for i in 0..30 {
+                    let address = format!("2001:db8:1:{net:x}::{:x}", i + 1);
+                    let via = [("x-forwarded-for", address.as_str())];
+                    let body = json!({"username": format!("nobody{net}-{i}"), "password": "not the password"});
+                    replies.push(remote.post(proxy, "/api/denglu", body, &via).await);
+                }
+                replies
+            }
+        }))
+        .await
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>();
+        assert_eq!(tally(&replies), [(401, 100), (429, 140)].into());
+        // Another /48 is someone else.
+        let elsewhere = remote
+            .post(&proxy, "/api/denglu", json!({"username": "nobody", "password": "not the password"}), &[("x-forwarded-for", "2001:db8:2::1")])
+            .await;
+        elsewhere.assert(StatusCode::UNAUTHORIZED);
+    }
+
+    async fn a_bystander_keeps_signing_in_during_a_flood_from_one_48(backend: Backend) {
+        // The real wait for a hashing turn (3 s), not the tests' patient one.
+        let app = TestApp::with(backend, |s| {
+            s.trusted_proxies = api::client_ip::parse_trusted_proxies("127.0.0.1").unwrap();
+            s.hash_wait = api::passwords::HASH_WAIT;
+        })
+        .await;
+        app.register("uma", "uma@example.com", PASSWORD).await;
+        app.register("mallory", "mallory@example.com", PASSWORD).await;
+        let remote = app.listen().await;
+        let proxy = client_from("127.0.0.1");
+        // Three hundred logins at once from ten /64s of one /48, with the attacker's own right
+        // password (a success gives its counts back, so no failure limit stops them)...
+        let flood = join_all((0..300).map(|i| {
+            let (remote, proxy) = (&remote, &proxy);
+            async move {
+                let address = format!("2001:db8:9:{:x}::{:x}", i % 10, i + 1);
+                let via = [("x-forwarded-for", address.as_str())];
+                let body = json!({"username": "mallory", "password": PASSWORD});
+                remote.post(proxy, "/api/denglu", body, &via).await
+            }
+        }));
+        // ...while a member elsewhere signs in five times in a row.
+        let bystander = async {
+            let via = [("x-forwarded-for", "198.51.100.77")];
+            let mut replies = Vec::new();
+            for _ in 0..5 {
+                replies.push(remote.post(&proxy, "/api/denglu", json!({"username": "uma", "password": PASSWORD}), &via).await);
+            }
+            replies
+        };
+        let (flood, mine) = futures_util::join!(flood, bystander);
+        assert_eq!(tally(&mine), [(200, 5)].into(), "{:?}", mine.iter().map(|r| &r.text).collect::<Vec<_>>());
+        let counts = tally(&flood);
+        assert!(counts.keys().all(|s| [200, 429, 503].contains(s)), "{counts:?}");
+    }
+
+    async fn a_refused_attempt_writes_nothing(backend: Backend) {
+        let app = TestApp::new(backend).await;
+        for _ in 0..10 {
+            app.post("/api/denglu", json!({"username": "vic", "password": "guess guess"})).await.assert(StatusCode::UNAUTHORIZED);
+        }
+        // Someone else's write holds the counters (SQLite's one writer, PostgreSQL's row locks)...
+        use sea_orm::{ConnectionTrait, TransactionTrait};
+        let txn = app.state.db.begin().await.unwrap();
+        txn.execute_unprepared("UPDATE rate_limits SET hits = hits WHERE key LIKE 'login:%'").await.unwrap();
+        // ...and a refused attempt is answered without waiting for it: it only reads.
+        let refused = tokio::time::timeout(
+            std::time::Duration::from_secs(60),
+            app.post("/api/denglu", json!({"username": "vic", "password": "guess guess"})),
+        )
+        .await;
+        txn.rollback().await.unwrap();
+        let refused = refused.expect("a refused attempt does not wait for a writer");
+        refused.assert(StatusCode::TOO_MANY_REQUESTS);
+    }
+
+    async fn a_member_has_at_most_twenty_sessions(backend: Backend) {
+        let app = TestApp::new(backend).await;
+        app.register("wade", "wade@example.com", PASSWORD).await;
+        let mut sessions = Vec::new();
+        for _ in 0..22 {
+            sessions.push(app.login("wade", PASSWORD).await);
+            app.clock.advance(1);
+        }
+        // Signing in beyond twenty ends the oldest.
+        assert_eq!(app.logged_in_as(&sessions[0]).await, None);
+        assert_eq!(app.logged_in_as(&sessions[1]).await, None);
+        for session in &sessions[2..] {
+            assert_eq!(app.logged_in_as(session).await.as_deref(), Some("wade"));
+        }
+    }
+
     async fn logout_by_get_only_for_the_sites_own_fetch(backend: Backend) {
         let app = TestApp::new(backend).await;
         app.register("lena", "lena@example.com", PASSWORD).await;
@@ -300,6 +475,21 @@ on_both_databases! {
             .assert(StatusCode::FORBIDDEN);
         assert_eq!(app.logged_in_as(&other_member).await.as_deref(), Some("olga"));
     }
+}
+
+/// The `device=...` pair among a login answer's cookies.
+fn device_cookie(reply: &common::Reply) -> String {
+    reply
+        .headers
+        .get_all("set-cookie")
+        .iter()
+        .map(|v| v.to_str().unwrap())
+        .find(|v| v.starts_with("device="))
+        .unwrap_or_else(|| panic!("a device cookie: {:?}", reply.headers))
+        .split(';')
+        .next()
+        .unwrap()
+        .to_string()
 }
 
 async fn wrong_login(remote: &Remote, client: &reqwest::Client, username: &str) -> common::Reply {

@@ -25,6 +25,7 @@ export function siteConfig(shipped, { httpPort, httpsPort, certDir, instancePort
     .replace(/^(\s*)listen 80;$/m, `$1listen 127.0.0.1:${httpPort};`)
     .replace(/^(\s*)listen 443 (.*)$/m, `$1listen 127.0.0.1:${httpsPort} $2`)
     .replaceAll('/etc/letsencrypt/live/example.com/', `${certDir}/`)
+    .replace(/^(\s*)access_log \/var\/log\/nginx\/access\.log /m, `$1access_log ${path.dirname(certDir)}/access.log `)
     .replace(upstream, (_, indent, rest) => instancePorts.map((port) => `${indent}server 127.0.0.1:${port} ${rest}`).join('\n'));
   const directives = config.replace(/#.*$/gm, '');
   for (const left of ['listen 80;', 'listen 443', '/etc/letsencrypt', ':8081']) {

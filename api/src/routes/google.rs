@@ -27,6 +27,9 @@ use std::sync::Arc;
 
 /// How long a sign-in may take at Google, and how long a new account has to enter its invitation.
 const STATE_SECONDS: i64 = 10 * 60;
+/// Sign-in states kept at once, from everyone: beyond this, new sign-ins wait for old ones to
+/// expire (each client may also start only 20 per 15 minutes).
+pub const MAX_LIVE_STATES: u64 = 10_000;
 const PENDING_SECONDS: i64 = 15 * 60;
 
 /// Binds a sign-in to the browser that started it: a callback URL carried to another browser
@@ -34,6 +37,9 @@ const PENDING_SECONDS: i64 = 15 * 60;
 const NONCE_COOKIE: &str = "google_nonce";
 /// The pending link a member's next password login completes.
 pub const LINK_COOKIE: &str = "google_link";
+/// The secret half of the invitation step: the `token` of `/invite?token=` is the other half,
+/// so the URL (in access logs, history, a Referer) is worth nothing without this browser.
+const PENDING_COOKIE: &str = "google_pending";
 
 /// Domains whose addresses only Google can vouch for; elsewhere Google vouches only for domains
 /// it hosts (the `hd` claim), since anyone may open a Google account on any other address.
@@ -54,7 +60,8 @@ pub enum Redirect {
 #[derive(Object, Debug)]
 #[oai(rename_all = "camelCase")]
 pub struct VerifyInviteRequest {
-    /// The `token` query parameter of /invite.
+    /// The `token` query parameter of /invite; the step also needs the `google_pending` cookie
+    /// of the browser that signed in with Google.
     pub token: String,
     pub invite_code: String,
 }
@@ -110,11 +117,34 @@ impl UserInfo {
     }
 }
 
-fn cookie_attributes(path: &str, seconds: i64, secure: bool) -> String {
+/// An OAuth cookie's name: over https `__Host-` prefixed, which browsers accept only from this
+/// very host, Secure and for Path=/, so a sibling subdomain cannot plant one for the parent
+/// domain (login CSRF). Plain http (local runs) cannot have `__Host-` cookies: the bare name.
+fn oauth_cookie_name(name: &str, secure: bool) -> String {
+    if secure {
+        format!("__Host-{name}")
+    } else {
+        name.to_string()
+    }
+}
+
+/// `Set-Cookie` for an OAuth cookie: `Path=/` and no Domain, as `__Host-` requires.
+fn oauth_cookie(name: &str, value: &str, seconds: i64, secure: bool) -> String {
     format!(
-        "Path={path}; Max-Age={seconds}; HttpOnly; SameSite=Lax{}",
+        "{}={value}; Path=/; Max-Age={seconds}; HttpOnly; SameSite=Lax{}",
+        oauth_cookie_name(name, secure),
         if secure { "; Secure" } else { "" }
     )
+}
+
+/// The value of an OAuth cookie under the name this server sets it.
+fn oauth_cookie_value(req: &Request, name: &str, secure: bool) -> Option<String> {
+    cookie(req, &oauth_cookie_name(name, secure)).filter(|v| !v.is_empty())
+}
+
+/// The key a pending invitation step is stored under: both halves, the URL's and the cookie's.
+fn invitation_step_key(token: &str, secret: &str) -> String {
+    format!("{token}.{secret}")
 }
 
 fn page(lang: Lang, path: &str) -> String {
@@ -130,6 +160,14 @@ impl GoogleApi {
         let Some(google) = self.0.settings.google.clone() else {
             return Redirect::Found(page(lang, "/login?error=google_unavailable"), None);
         };
+        match self.may_start(req).await {
+            Ok(true) => {}
+            Ok(false) => return Redirect::Found(page(lang, "/login?error=google_failed"), None),
+            Err(err) => {
+                tracing::error!("starting Google sign-in failed: {err:#}");
+                return Redirect::Found(page(lang, "/login?error=google_failed"), None);
+            }
+        }
         match self.start_inner(&google, lang).await {
             Ok((url, cookie)) => Redirect::Found(url, Some(cookie)),
             Err(err) => {
@@ -164,11 +202,11 @@ impl GoogleApi {
         }
     }
 
-    /// The Google account waiting at the invitation step (`token` from /invite), so the page can
-    /// show who is joining.
+    /// The Google account waiting at the invitation step (`token` from /invite, with the
+    /// `google_pending` cookie of the browser that signed in), so the page can show who is joining.
     #[oai(path = "/auth/google/pending", method = "get")]
     async fn pending(&self, req: &Request, token: Query<String>) -> Result<PendingResponse, ApiError> {
-        let pending = live_invitation_step(&self.0, &token.0)
+        let pending = live_invitation_step(&self.0, req, &token.0)
             .await
             .map_err(|e| ApiError::from((Failure::from(e), Lang::of_request(req))))?;
         Ok(PendingResponse::Ok(Json(PendingGoogleAccount {
@@ -194,6 +232,44 @@ impl GoogleApi {
     fn redirect_url(&self) -> String {
         let base = self.0.settings.public_url.as_str().trim_end_matches('/');
         format!("{base}/api/auth/google/callback")
+    }
+
+    /// Whether another sign-in state may be stored: the client's starts are counted, and the
+    /// states of everyone together are capped.
+    async fn may_start(&self, req: &Request) -> anyhow::Result<bool> {
+        use sea_orm::{ColumnTrait, PaginatorTrait, QueryFilter};
+        let state = &self.0;
+        let client = client_key(state, req);
+        let live = oauth_state::Entity::find()
+            .filter(oauth_state::Column::ExpiresAt.gt(state.now()))
+            .count(&state.db)
+            .await
+            .context("counting the sign-in states")?;
+        if live >= MAX_LIVE_STATES {
+            tracing::warn!(
+                event = "google_start_refused",
+                client = client.as_str(),
+                reason = "states_full",
+                "Google sign-in refused: too many sign-ins under way"
+            );
+            return Ok(false);
+        }
+        let counted = state
+            .limiter
+            .hit(Counter::GoogleStartsFromClient { client: client.clone() })
+            .await
+            .context("counting the sign-in against its limits")?;
+        if let Err(wait) = counted {
+            tracing::warn!(
+                event = "google_start_refused",
+                client = client.as_str(),
+                reason = "client_limit",
+                retry_after = wait.0,
+                "Google sign-in refused by a limit"
+            );
+            return Ok(false);
+        }
+        Ok(true)
     }
 
     /// The URL at Google and the nonce cookie.
@@ -222,10 +298,7 @@ impl GoogleApi {
         .exec(&state.db)
         .await
         .context("storing the sign-in state")?;
-        let cookie = format!(
-            "{NONCE_COOKIE}={nonce}; {}",
-            cookie_attributes("/api/auth/google", STATE_SECONDS, state.secure_cookies())
-        );
+        let cookie = oauth_cookie(NONCE_COOKIE, &nonce, STATE_SECONDS, state.secure_cookies());
         Ok((url.to_string(), cookie))
     }
 
@@ -269,10 +342,18 @@ impl GoogleApi {
                 .context("starting the session")?;
             return Ok(Redirect::Found(page(lang, "/MemberPage"), Some(cookie)));
         }
-        let pending = store_pending(state, &info, None)
+        let (token, secret) = (
+            random_token(state.settings.entropy.as_ref()),
+            random_token(state.settings.entropy.as_ref()),
+        );
+        store_pending(state, &info, None, &invitation_step_key(&token, &secret))
             .await
             .context("storing the pending Google account")?;
-        Ok(Redirect::Found(page(lang, &format!("/invite?token={pending}")), None))
+        let cookie = oauth_cookie(PENDING_COOKIE, &secret, PENDING_SECONDS, state.secure_cookies());
+        Ok(Redirect::Found(
+            page(lang, &format!("/invite?token={token}")),
+            Some(cookie),
+        ))
     }
 
     /// The saved sign-in state `csrf` names, once (it is deleted as it is read), while it lasts
@@ -286,16 +367,18 @@ impl GoogleApi {
         else {
             anyhow::bail!("unknown state");
         };
-        oauth_state::Entity::delete_by_id(saved.state_hash.clone())
-            .exec(&state.db)
-            .await
-            .context("using the sign-in state")?;
-        anyhow::ensure!(saved.expires_at > state.now(), "expired state");
-        let nonce = cookie(req, NONCE_COOKIE).map(|n| digest(&n));
+        // Another browser's callback leaves the state alone: only its own browser may use it up.
+        let nonce = oauth_cookie_value(req, NONCE_COOKIE, state.secure_cookies()).map(|n| digest(&n));
         anyhow::ensure!(
             saved.nonce_hash.is_some() && saved.nonce_hash == nonce,
             "the sign-in came back to another browser than the one that started it"
         );
+        let taken = oauth_state::Entity::delete_by_id(saved.state_hash.clone())
+            .exec(&state.db)
+            .await
+            .context("using the sign-in state")?;
+        anyhow::ensure!(taken.rows_affected == 1, "state already used");
+        anyhow::ensure!(saved.expires_at > state.now(), "expired state");
         Ok(saved)
     }
 
@@ -328,7 +411,8 @@ impl GoogleApi {
     /// visitor to the login page with the cookie that login will present.
     async fn await_password(&self, info: &UserInfo, member_id: i32, lang: Lang) -> anyhow::Result<Redirect> {
         let state = &self.0;
-        let token = store_pending(state, info, Some(member_id))
+        let token = random_token(state.settings.entropy.as_ref());
+        store_pending(state, info, Some(member_id), &token)
             .await
             .context("storing the pending link")?;
         tracing::info!(
@@ -336,10 +420,7 @@ impl GoogleApi {
             member_id,
             "Google account waits for the member's password"
         );
-        let cookie = format!(
-            "{LINK_COOKIE}={token}; {}",
-            cookie_attributes("/api/denglu", PENDING_SECONDS, state.secure_cookies())
-        );
+        let cookie = oauth_cookie(LINK_COOKIE, &token, PENDING_SECONDS, state.secure_cookies());
         Ok(Redirect::Found(
             page(lang, "/login?error=google_link_password"),
             Some(cookie),
@@ -363,7 +444,7 @@ impl GoogleApi {
             return Err(Failure::BadRequest(Problem::InviteInvalid));
         }
         let now = state.now();
-        let Some(pending) = live_invitation_step(state, &body.token)
+        let Some(pending) = live_invitation_step(state, req, &body.token)
             .await
             .context("reading the pending Google account")?
         else {
@@ -452,11 +533,10 @@ async fn new_google_member(txn: &DatabaseTransaction, pending: &google_pending::
 }
 
 /// Keeps a Google account waiting for its invitation step (`link_member_id` None) or for the
-/// password login of member `link_member_id`; returns the token that names it.
-async fn store_pending(state: &AppState, info: &UserInfo, link_member_id: Option<i32>) -> Result<String, DbErr> {
-    let token = random_token(state.settings.entropy.as_ref());
+/// password login of member `link_member_id`, under the hash of `key`.
+async fn store_pending(state: &AppState, info: &UserInfo, link_member_id: Option<i32>, key: &str) -> Result<(), DbErr> {
     google_pending::Entity::insert(google_pending::ActiveModel {
-        token_hash: Set(digest(&token)),
+        token_hash: Set(digest(key)),
         google_sub: Set(info.sub.clone()),
         email: Set(info.verified_email().map(str::to_string)),
         name: Set(info.name.clone()),
@@ -465,16 +545,26 @@ async fn store_pending(state: &AppState, info: &UserInfo, link_member_id: Option
     })
     .exec(&state.db)
     .await?;
-    Ok(token)
+    Ok(())
 }
 
-/// The unexpired invitation step of `token` (not a pending link, which only a login completes).
-async fn live_invitation_step(state: &AppState, token: &str) -> Result<Option<google_pending::Model>, DbErr> {
+/// The unexpired invitation step of `token` and the request's `google_pending` cookie (not a
+/// pending link, which only a login completes).
+async fn live_invitation_step(
+    state: &AppState,
+    req: &Request,
+    token: &str,
+) -> Result<Option<google_pending::Model>, DbErr> {
+    let Some(secret) = oauth_cookie_value(req, PENDING_COOKIE, state.secure_cookies()) else {
+        return Ok(None);
+    };
     let now = state.now();
-    Ok(google_pending::Entity::find_by_id(digest(token))
-        .one(&state.db)
-        .await?
-        .filter(|p| p.expires_at > now && p.link_member_id.is_none()))
+    Ok(
+        google_pending::Entity::find_by_id(digest(&invitation_step_key(token, &secret)))
+            .one(&state.db)
+            .await?
+            .filter(|p| p.expires_at > now && p.link_member_id.is_none()),
+    )
 }
 
 /// Links a Google account to a member for good, and tells the member by mail.
@@ -497,7 +587,7 @@ async fn link(state: &Arc<AppState>, found: member::Model, sub: &str, lang: Lang
 /// After a password login: links the Google account that waited for this member (the
 /// `google_link` cookie of `await_password`), once.
 pub async fn complete_pending_link(state: &Arc<AppState>, req: &Request, member: &member::Model) -> Result<(), DbErr> {
-    let Some(token) = cookie(req, LINK_COOKIE).filter(|t| !t.is_empty()) else {
+    let Some(token) = oauth_cookie_value(req, LINK_COOKIE, state.secure_cookies()) else {
         return Ok(());
     };
     let now = state.now();

@@ -7,13 +7,12 @@ use std::sync::Arc;
 
 pub struct HealthApi(pub Arc<AppState>);
 
+/// Only a status: why an instance cannot serve (a database host, user or password error) is
+/// for the operator's log, not for anyone who asks.
 #[derive(Object, Debug, Clone, PartialEq)]
 pub struct Health {
     /// `ok` or `unavailable`.
     pub status: String,
-    /// Why the instance cannot serve (for the operator, in English).
-    #[oai(skip_serializing_if_is_none)]
-    pub reason: Option<String>,
 }
 
 #[derive(ApiResponse)]
@@ -21,27 +20,26 @@ pub enum ReadyResponse {
     /// The database answers: this instance can serve every request.
     #[oai(status = 200)]
     Ready(Json<Health>),
-    /// The database does not answer; `reason` says what failed.
+    /// The database does not answer; the log says why.
     #[oai(status = 503)]
     Unavailable(Json<Health>, #[oai(header = "Retry-After")] u64),
 }
 
 #[OpenApi]
 impl HealthApi {
-    /// Readiness: 200 when the database answers, 503 with the reason when it does not.
+    /// Readiness: 200 when the database answers, 503 when it does not (the reason goes to the log).
     #[oai(path = "/health", method = "get")]
     async fn ready(&self) -> ReadyResponse {
         match self.0.db.ping().await {
-            Ok(()) => ReadyResponse::Ready(Json(Health {
-                status: "ok".into(),
-                reason: None,
-            })),
+            Ok(()) => ReadyResponse::Ready(Json(Health { status: "ok".into() })),
             Err(err) => {
-                tracing::warn!("health check: the database does not answer: {err}");
+                tracing::warn!(
+                    event = "health_unavailable",
+                    "health check: the database does not answer: {err}"
+                );
                 ReadyResponse::Unavailable(
                     Json(Health {
                         status: "unavailable".into(),
-                        reason: Some(format!("database: {err}")),
                     }),
                     super::errors::DATABASE_RETRY_SECONDS,
                 )
@@ -53,9 +51,6 @@ impl HealthApi {
     /// database outage does not get every instance restarted.
     #[oai(path = "/health/live", method = "get")]
     async fn live(&self) -> Json<Health> {
-        Json(Health {
-            status: "ok".into(),
-            reason: None,
-        })
+        Json(Health { status: "ok".into() })
     }
 }

@@ -6,7 +6,7 @@ use crate::i18n::Lang;
 use crate::rate_limit::{self, Counter};
 use crate::state::{client_key, AppState};
 use crate::texts::Problem;
-use crate::{members, passwords, sessions};
+use crate::{devices, members, passwords, sessions};
 use anyhow::Context;
 use poem::Request;
 use poem_openapi::param::Query;
@@ -39,7 +39,9 @@ pub enum StatusResponse {
 
 #[derive(ApiResponse)]
 pub enum LoginResponse {
-    /// Logged in: a new session cookie (HttpOnly, SameSite=Lax).
+    /// Logged in: a new session cookie (HttpOnly, SameSite=Lax), and a second `Set-Cookie` with
+    /// a new device cookie (`device`, or `__Host-device` over https) that spares this browser the
+    /// account's failure ceiling at its next login.
     #[oai(status = 200)]
     Ok(Json<LoginStatus>, #[oai(header = "Set-Cookie")] String),
 }
@@ -76,6 +78,15 @@ impl LoginApi {
     async fn login(&self, req: &Request, body: Json<LoginRequest>) -> Result<LoginResponse, ApiError> {
         let lang = Lang::of_request(req);
         self.login_inner(req, body.0).await.map_err(|f| (f, lang).into())
+    }
+}
+
+/// Adds a second cookie to the answer (the typed answer carries one `Set-Cookie`): through the
+/// cookie jar, which appends its cookies to the response's headers.
+fn add_cookie(req: &Request, set_cookie: &str) {
+    match poem::web::cookie::Cookie::parse(set_cookie) {
+        Ok(cookie) => req.cookie().add(cookie),
+        Err(err) => tracing::error!("a cookie of our own did not parse: {err}"),
     }
 }
 
@@ -149,7 +160,27 @@ impl LoginApi {
         let client = client_key(state, req);
         // Logged as typed, at most 64 characters; never the password.
         let typed: String = body.username.chars().take(64).collect();
-        let checks = rate_limit::login_counters(&body.username, &client);
+        // The client's place in the hashing queue before anything else (`passwords::QueueShare`):
+        // a flood from one client or /48 waits in memory for its few places, costing no database
+        // connection and no write, while everyone else's logins go ahead.
+        let network = crate::client_ip::network_of(&client);
+        let Ok(_share) = passwords::QueueShare::take(&client, network.as_deref(), state.settings.hash_wait).await
+        else {
+            tracing::warn!(
+                event = "login_queue_share_busy",
+                client = client.as_str(),
+                "login refused: the client's share of the hashing queue stayed taken"
+            );
+            return Err(Failure::Busy);
+        };
+        let account = rate_limit::account_key(&body.username);
+        // A browser that signed in as this account before counts its failures on its own, not
+        // against the ceiling a crowd of guessers can exhaust.
+        let device = devices::recognised(state, req, &account);
+        let checks = match &device {
+            Some(nonce) => rate_limit::device_login_counters(nonce, &client),
+            None => rate_limit::login_counters(&body.username, &client),
+        };
         if let Err(wait) = state
             .limiter
             .hit_all(&checks)
@@ -160,6 +191,7 @@ impl LoginApi {
                 event = "login_limited",
                 username = typed.as_str(),
                 client = client.as_str(),
+                known_device = device.is_some(),
                 retry_after = wait.0,
                 "login refused by a limit"
             );
@@ -170,6 +202,7 @@ impl LoginApi {
                 event = "login_failed",
                 username = typed.as_str(),
                 client = client.as_str(),
+                known_device = device.is_some(),
                 "login failed"
             );
             return Err(Failure::Unauthorized(Problem::LoginFailed));
@@ -179,9 +212,11 @@ impl LoginApi {
             member_id = member.id,
             username = member.username.as_str(),
             client = client.as_str(),
+            known_device = device.is_some(),
             "logged in"
         );
         let cookie = self.sign_in(req, &member, &checks).await?;
+        add_cookie(req, &devices::issue(state, &account));
         Ok(LoginResponse::Ok(
             Json(LoginStatus {
                 logged_in: true,
@@ -224,9 +259,11 @@ impl LoginApi {
 
     /// After the right password: the client's failures are forgotten and the shared counts given
     /// back, a waiting Google link is made, and a new session starts (its `Set-Cookie`).
-    async fn sign_in(&self, req: &Request, member: &member::Model, checks: &[Counter; 3]) -> Result<String, Failure> {
+    async fn sign_in(&self, req: &Request, member: &member::Model, checks: &[Counter]) -> Result<String, Failure> {
         let state = &self.0;
-        let [own, shared @ ..] = checks;
+        let Some((own, shared)) = checks.split_first() else {
+            return Err(anyhow::anyhow!("a login is always counted").into());
+        };
         state
             .limiter
             .reset(own)

@@ -37,6 +37,6 @@ pub fn api(state: Arc<AppState>) -> impl Endpoint<Output = Response> {
     let routes = Route::new()
         .at("/openapi.json", spec)
         .at("/docs", docs)
-        .nest("/", service);
+        .nest("/", service.with(poem::middleware::CookieJarManager::new()));
     errors::guard(routes.map_to_response(), public_origin, fields)
 }

@@ -6,7 +6,7 @@ use crate::db::entities::email_code::{self, Purpose};
 use crate::domain::{EmailAddress, EmailCode, Password, Username};
 use crate::i18n::Lang;
 use crate::mail::Mail;
-use crate::rate_limit::{self, Counter};
+use crate::rate_limit;
 use crate::state::{client_key, AppState};
 use crate::texts::{Notice, Problem};
 use crate::{invites, members, passwords};
@@ -147,9 +147,11 @@ impl RegisterApi {
         }
         state
             .limiter
-            .hit(Counter::CodeAttemptsFromClient {
-                client: client_key(state, req),
-            })
+            .hit_all(&rate_limit::code_counters(
+                Purpose::Register.as_str(),
+                &email.key(),
+                &client_key(state, req),
+            ))
             .await
             .context("counting the attempt against its limits")??;
         let now = state.now();

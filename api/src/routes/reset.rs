@@ -117,6 +117,30 @@ impl ResetApi {
     }
 }
 
+/// A new reset code for `member`, by mail.
+async fn send_reset_code(
+    state: &AppState,
+    email: &EmailAddress,
+    member: &member::Model,
+    lang: Lang,
+) -> anyhow::Result<()> {
+    let code = codes::issue(
+        &state.db,
+        state.settings.clock.as_ref(),
+        state.settings.entropy.as_ref(),
+        Purpose::Reset,
+        &email.key(),
+        Some(member.id),
+    )
+    .await
+    .context("making the reset code")?;
+    let to = member.email.clone().unwrap_or_default();
+    state
+        .mailer
+        .send(&to, lang, &member.username, Mail::ResetCode { code: &code })
+        .await
+}
+
 impl ResetApi {
     async fn send_inner(
         &self,
@@ -128,9 +152,16 @@ impl ResetApi {
         let email = EmailAddress::parse(&body.email).map_err(Failure::BadRequest)?;
         let username = Username::parse(body.username.trim()).map_err(Failure::BadRequest)?;
         // Limits count every request, member or not, so a 429 says nothing about the account.
+        // A browser that signed in as this username before is not held by the address's
+        // ceiling for all clients together: a crowd spending it does not block the member's own
+        // reset (only the cookie's holder learns nothing new from that).
+        let mut counters = rate_limit::mail_counters(&email.key(), &client_key(&state, req)).to_vec();
+        if crate::devices::recognised(&state, req, &rate_limit::account_key(username.as_str())).is_some() {
+            counters.retain(|c| !matches!(c, Counter::MailToAddress { .. }));
+        }
         state
             .limiter
-            .hit_all(&rate_limit::mail_counters(&email.key(), &client_key(&state, req)))
+            .hit_all(&counters)
             .await
             .context("counting the mail against its limits")??;
         let member = members::by_username(&state.db, username.as_str())
@@ -138,24 +169,10 @@ impl ResetApi {
             .context("looking up the member")?
             .filter(|m| m.email_key.as_deref() == Some(email.key().as_str()));
         if let Some(member) = member {
-            let code = codes::issue(
-                &state.db,
-                state.settings.clock.as_ref(),
-                state.settings.entropy.as_ref(),
-                Purpose::Reset,
-                &email.key(),
-                Some(member.id),
-            )
-            .await
-            .context("making the reset code")?;
-            // Sent after answering, so the answer takes as long for members as for strangers.
-            let to = member.email.clone().unwrap_or_default();
+            // Made and sent after answering: a member's pair costs no write before the answer
+            // that a stranger's does not, so the answer's timing says nothing about the account.
             tokio::spawn(async move {
-                if let Err(err) = state
-                    .mailer
-                    .send(&to, lang, &member.username, Mail::ResetCode { code: &code })
-                    .await
-                {
+                if let Err(err) = send_reset_code(&state, &email, &member, lang).await {
                     tracing::error!("sending a reset code failed: {err:#}");
                 }
             });
@@ -176,9 +193,11 @@ impl ResetApi {
         let code = EmailCode::parse(&body.code).map_err(Failure::BadRequest)?;
         state
             .limiter
-            .hit(Counter::CodeAttemptsFromClient {
-                client: client_key(state, req),
-            })
+            .hit_all(&rate_limit::code_counters(
+                Purpose::Reset.as_str(),
+                &email.key(),
+                &client_key(state, req),
+            ))
             .await
             .context("counting the attempt against its limits")??;
         let now = state.now();
