@@ -15,7 +15,7 @@ mod render;
 
 pub use authoring::new_page::{create as new_page, today};
 pub use dev::{watch, STATUS_FILE};
-pub use diagnostics::{describe_error, Diagnostic};
+pub use diagnostics::{describe_error, of_error as diagnostics_of, Diagnostic, Diagnostics};
 pub use model::config::SiteConfig;
 pub use model::site::Site;
 pub use model::site_values::placeholder_warnings;
