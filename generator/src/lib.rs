@@ -35,5 +35,6 @@ pub mod markdown {
 
 /// Where each page's translations stand, and recording that one is up to date.
 pub mod translations {
-    pub use crate::model::translations::{record, table, Status, Translation};
+    pub use crate::authoring::translated::record;
+    pub use crate::model::translations::{table, Status, Translation};
 }
