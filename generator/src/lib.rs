@@ -15,7 +15,7 @@ mod render;
 
 pub use authoring::new_page::{create as new_page, today};
 pub use dev::{watch, STATUS_FILE};
-pub use diagnostics::{describe_error, Diagnostic};
+pub use diagnostics::{describe_error, of_error as diagnostics_of, Diagnostic, Diagnostics};
 pub use model::config::SiteConfig;
 pub use model::site::Site;
 pub use model::site_values::placeholder_warnings;
@@ -36,5 +36,6 @@ pub mod markdown {
 
 /// Where each page's translations stand, and recording that one is up to date.
 pub mod translations {
-    pub use crate::model::translations::{record, table, Status, Translation};
+    pub use crate::authoring::translated::record;
+    pub use crate::model::translations::{table, Status, Translation};
 }

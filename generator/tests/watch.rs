@@ -53,7 +53,7 @@ fn fixture_copy() -> (tempfile::TempDir, PathBuf, PathBuf) {
 
 /// Dev build options for the site at `root` into `out`, which gets the fixture's UI manifest
 /// and a search island (the copy of the site has a search page), and two rules its pages leave to
-/// their islands' stylesheet (`page_styles`): one for what no page has, one for quotes, which a
+/// their islands' stylesheet (`output/styles`): one for what no page has, one for quotes, which a
 /// page with a quote inlines.
 fn options(root: &Path, out: &Path) -> BuildOptions {
     std::fs::create_dir_all(out.join("assets")).unwrap();

@@ -14,7 +14,7 @@ import { createI18n, NAMESPACES, type LocaleBundle } from './lib/i18n';
 import { fillSlots, slotTokens, type MaybeShared } from './lib/sharedRender';
 import { stripResourceHints } from './lib/resourceHints';
 
-/** The version of the request and answer format; `PROTOCOL` in generator/src/islands/renderer.rs must match. */
+/** The version of the request and answer format; `PROTOCOL` in generator/src/render/islands/renderer.rs must match. */
 export const PROTOCOL = 2;
 
 /** Where the answer goes: the generator opens this pipe beside stdin, stdout and stderr. */

@@ -79,7 +79,7 @@ pub fn create(root: &Path, page: &str, today: &str) -> Result<Vec<PathBuf>> {
     // The translations start as translations of the English placeholder, so they turn stale
     // as soon as the English text is written.
     let english_body = crate::model::content::parse_page(Path::new("the new page"), &text)?.body;
-    let translated = crate::model::translations::set_front_matter_key(
+    let translated = crate::authoring::translated::set_front_matter_key(
         &text,
         crate::model::translations::KEY,
         &crate::model::content::body_hash(&english_body),

@@ -5,8 +5,8 @@
 use super::state::{SearchKept, State};
 use crate::model::pages::Page;
 use crate::model::site::Site;
-use crate::output::search::chunks::{self, LanguageIndex, SearchFile};
 use crate::output::search::entries::{self, IndexEntry};
+use crate::output::search::{manifest, LanguageIndex, SearchFile};
 use rayon::prelude::*;
 use std::collections::BTreeSet;
 
@@ -54,7 +54,7 @@ pub(crate) fn index(state: &mut State, dirty: Option<&BTreeSet<String>>, dev: bo
         }
         Some(kept) => update(kept, site, &entries, &edits, dev),
     };
-    let mut manifest = chunks::manifest(&languages);
+    let mut manifest = manifest(&languages);
     if dev {
         manifest.path = DEV_SEARCH_INDEX.to_string();
     }

@@ -9,8 +9,8 @@ use crate::model::site::Site;
 use crate::model::tags;
 use crate::output::assets::Manifest;
 use crate::output::feed::Lineup;
-use crate::output::search::chunks::LanguageIndex;
 use crate::output::search::entries::IndexEntry;
+use crate::output::search::LanguageIndex;
 use crate::output::styles::IslandStylesheets;
 use crate::render::islands::{IslandCalls, IslandText};
 use crate::render::templates;
@@ -151,10 +151,12 @@ struct Links {
     /// pages listing them (and the tag index when there are any).
     shown_on: BTreeSet<String>,
     kinds: BTreeMap<String, Option<crate::model::pages::ViewKind>>,
-    /// What links can reach of them, in each language: whether each is a page of its own, and
-    /// its headings' ids.
-    targets: BTreeMap<String, Vec<Option<(bool, Vec<String>)>>>,
+    /// What links can reach of them, in each language.
+    targets: BTreeMap<String, Vec<Option<LinkTarget>>>,
 }
+
+/// Whether a page is a page of its own, and its headings' ids.
+type LinkTarget = (bool, Vec<String>);
 
 impl Links {
     fn of(pages: &Pages, routes: &BTreeSet<String>, languages: &[String]) -> Links {

@@ -14,7 +14,7 @@ use crate::output::files::{
     compress_text_files, remove_compressed, remove_stale, write_if_changed, write_with_siblings, Compression,
 };
 use crate::output::ledger::{remove_file, Written};
-use crate::output::search::chunks::LanguageIndex;
+use crate::output::search::LanguageIndex;
 use crate::output::styles::ISLAND_STYLES_PREFIX;
 use crate::output::{feed, sitemap};
 use crate::render::islands::{self, Placement};

@@ -102,7 +102,7 @@ describe('the chunked index', () => {
     expect(decodePosting([3, 7, 2])).toEqual([3, 10, 12]);
     expect(decodePosting(btoa(String.fromCharCode(0b101, 0, 0x80)))).toEqual([0, 2, 23]);
     expect(decodePosting(undefined)).toEqual([]);
-    // the same values as generator/src/search_chunks.rs's test
+    // the same values as generator/src/output/search/tests.rs
     expect(bucketOf('dis', 2 ** 31)).toBe(0xea62b327 % 2 ** 31);
     expect(bucketOf('', 7)).toBe(0x811c9dc5 % 7);
     expect(queryGrams('折現')).toEqual(['折現']);

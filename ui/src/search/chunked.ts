@@ -59,7 +59,7 @@ export interface ChunkedOutcome extends SearchOutcome {
   more: boolean;
 }
 
-/** FNV-1a over UTF-16 code units, as the generator files grams (`search_chunks::bucket_of`). */
+/** FNV-1a over UTF-16 code units, as the generator files grams (`bucket_of` in generator/src/output/search/grams.rs). */
 export function bucketOf(gram: string, buckets: number): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < gram.length; i++) {

@@ -35,7 +35,7 @@ export const INDEX: SearchIndex = {
 };
 
 /**
- * The generator's format (generator/src/search_chunks.rs) written out for a test index: grams
+ * The generator's format (generator/src/output/search/) written out for a test index: grams
  * of one to three characters, postings as gaps, items filed under their first two characters.
  */
 export function encodeChunked(pages: IndexPage[], { perChunk = 2, buckets = 16 } = {}) {

@@ -15,7 +15,7 @@ use std::sync::mpsc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use super::IslandItem;
+use super::calls::IslandItem;
 
 /// The version of the request and answer format; `PROTOCOL` in `ui/src/ssr.tsx` must match.
 pub const PROTOCOL: u32 = 2;
@@ -216,7 +216,7 @@ fn batch(items: &[IslandItem]) -> String {
     format!(
         "Its batch: {} islands ({}) on the pages {}{more}",
         items.len(),
-        super::distinct_names(items),
+        super::calls::distinct_names(items),
         pages.join(", ")
     )
 }
