@@ -72,6 +72,8 @@ fn options(root: &Path, out: &Path) -> BuildOptions {
         templates: manifest_dir().join("templates"),
         server_bundle: root.join("ui/.ssr/render.mjs"),
         dev: true,
+        drafts: false,
+        future: false,
         island_cache: None,
     }
 }

@@ -9,6 +9,7 @@ pub mod links;
 pub mod locales;
 pub mod markdown;
 pub mod pages;
+pub mod publishing;
 pub mod site;
 pub mod site_values;
 pub mod tags;

@@ -75,7 +75,7 @@ impl Change {
 impl State {
     /// Reads every source: the config, locales, content, the UI bundle's manifest, the templates.
     pub fn load(options: &BuildOptions) -> Result<(State, Change)> {
-        let (site, tag_warnings) = Site::read(&options.root)?;
+        let (site, tag_warnings) = Site::read(&options.root, options.publishing())?;
         let ui = Manifest::load(&options.out)?;
         let island_calls = Arc::new(IslandCalls::default());
         let tera = templates::load(
@@ -144,6 +144,9 @@ fn parent(route: &str) -> &str {
     }
 }
 
+/// Whether a page is a page of its own, and its headings' ids.
+type LinkTarget = (bool, Vec<String>);
+
 /// What the pages of some routes show of themselves to other pages, read before and after a
 /// change.
 struct Links {
@@ -153,7 +156,7 @@ struct Links {
     kinds: BTreeMap<String, Option<crate::model::pages::ViewKind>>,
     /// What links can reach of them, in each language: whether each is a page of its own, and
     /// its headings' ids.
-    targets: BTreeMap<String, Vec<Option<(bool, Vec<String>)>>>,
+    targets: BTreeMap<String, Vec<Option<LinkTarget>>>,
 }
 
 impl Links {
