@@ -112,7 +112,11 @@ fn fixture_site_matches_golden_output() {
 fn every_text_file_has_siblings_that_decompress_to_it() {
     let out = tempfile::tempdir().unwrap();
     build(&options(&fixture(), out.path())).unwrap();
-    for file in outputs(out.path()) {
+    // The aliases' nginx include is read by nginx from disk, never sent.
+    let sent = outputs(out.path())
+        .into_iter()
+        .filter(|f| f != Path::new(site_contract::ALIASES_NGINX_FILE));
+    for file in sent {
         let original = std::fs::read(out.path().join(&file)).unwrap();
         let path = out.path().join(&file);
         let mut gz = Vec::new();
@@ -579,7 +583,7 @@ fn a_link_to_an_entry_without_a_page_is_broken() {
     for err in [check(&options).unwrap_err(), build(&options).unwrap_err()] {
         let err = generator::describe_error(&err);
         assert!(
-            err.contains("content/notes/first.en.md:26: link to /apps/pocket-tool: there is no page /apps/pocket-tool"),
+            err.contains("content/notes/first.en.md:27: link to /apps/pocket-tool: there is no page /apps/pocket-tool"),
             "{err}"
         );
     }
@@ -1020,4 +1024,65 @@ fn a_dev_build_shows_drafts_and_a_draft_home_page_is_an_error() {
         err.contains("_index.en.md:2: the home page cannot be a draft or scheduled"),
         "{err}"
     );
+}
+
+#[test]
+fn aliases_are_in_the_site_facts_and_the_nginx_include_and_nowhere_else() {
+    let (_root, out, options) = editable_fixture();
+    build(&options).unwrap();
+    let facts = site_contract::SiteFacts::load(out.path()).unwrap();
+    let listed: Vec<(&str, &str)> = (facts.aliases.iter())
+        .map(|a| (a.from.as_str(), a.route.as_str()))
+        .collect();
+    assert_eq!(
+        listed,
+        [("/notes/first-try", "/notes/first"), ("/old-first", "/notes/first")],
+        "the trailing slash goes"
+    );
+    let nginx = std::fs::read_to_string(out.path().join(site_contract::ALIASES_NGINX_FILE)).unwrap();
+    for line in [
+        "location = /notes/first-try { return 301 /notes/first; }",
+        "location = /old-first/ { return 301 /notes/first; }",
+        "location = /zh/notes/first-try { return 301 /zh/notes/first; }",
+        "location = /ja/old-first { return 301 /ja/notes/first; }",
+    ] {
+        assert!(nginx.lines().any(|l| l == line), "{line} not in\n{nginx}");
+    }
+    let elsewhere: Vec<PathBuf> = (outputs(out.path()).into_iter())
+        .filter(|file| !matches!(file.to_str(), Some("_site.json" | "_aliases.nginx.conf")))
+        .filter(|file| String::from_utf8_lossy(&std::fs::read(out.path().join(file)).unwrap()).contains("first-try"))
+        .collect();
+    assert!(elsewhere.is_empty(), "an alias is listed nowhere else: {elsewhere:?}");
+}
+
+#[test]
+fn an_alias_that_is_a_page_another_alias_or_not_a_plain_path_fails_with_file_and_line() {
+    let (root, _out, options) = editable_fixture();
+    let older = root.path().join("content/notes/older.en.md");
+    let text = std::fs::read_to_string(&older).unwrap();
+    let with_aliases = |aliases: &str| text.replacen("---\n", &format!("---\naliases: [{aliases}]\n"), 1);
+    let first = root.path().join("content/notes/first.en.md");
+    for (aliases, message) in [
+        ("/guide/a", "alias `/guide/a` is the route of the page `/guide/a` ("),
+        (
+            "/tags/math/",
+            "alias `/tags/math/` is the route of the page `/tags/math` (made by the build)",
+        ),
+        (
+            "/notes/first-try",
+            &format!(
+                "alias `/notes/first-try` is already an alias of `/notes/first` ({}:7)",
+                first.display()
+            ),
+        ),
+        ("/zh/old", "alias `/zh/old` starts with the language `zh`"),
+        ("/assets/old", "alias `/assets/old` is below `/assets`"),
+        ("\"/old page\"", "alias `/old page` is not a path of letters"),
+    ] {
+        std::fs::write(&older, with_aliases(aliases)).unwrap();
+        let err = check(&options).unwrap_err().to_string();
+        let expected = format!("{}:2: {message}", older.display());
+        assert!(err.contains(&expected), "{aliases}: {err}\nexpected {expected}");
+        assert!(build(&options).is_err(), "{aliases}: the build fails alike");
+    }
 }

@@ -15,9 +15,10 @@ const repoDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../.
 /**
  * The templating step between deploy/nginx-site.conf and this test, and the only change made to
  * it: listen on loopback ports (the IPv6 listens go: the machine may have no IPv6), read the
- * throwaway certificate, and point the upstream at the instances' ports.
+ * throwaway certificate, include the aliases of the repository's dist/, and point the upstream
+ * at the instances' ports.
  */
-export function siteConfig(shipped, { httpPort, httpsPort, certDir, instancePorts }) {
+export function siteConfig(shipped, { httpPort, httpsPort, certDir, instancePorts, distDir = path.join(repoDir, 'dist') }) {
   const upstream = /^(\s*)server 127\.0\.0\.1:8081 (.*)$\n^\s*server 127\.0\.0\.1:8082 .*$/m;
   if (!upstream.test(shipped)) throw new Error('deploy/nginx-site.conf no longer has the two upstream lines this test replaces');
   const config = shipped
@@ -25,9 +26,10 @@ export function siteConfig(shipped, { httpPort, httpsPort, certDir, instancePort
     .replace(/^(\s*)listen 80;$/m, `$1listen 127.0.0.1:${httpPort};`)
     .replace(/^(\s*)listen 443 (.*)$/m, `$1listen 127.0.0.1:${httpsPort} $2`)
     .replaceAll('/etc/letsencrypt/live/example.com/', `${certDir}/`)
+    .replaceAll('/opt/site/dist/', `${distDir}/`)
     .replace(upstream, (_, indent, rest) => instancePorts.map((port) => `${indent}server 127.0.0.1:${port} ${rest}`).join('\n'));
   const directives = config.replace(/#.*$/gm, '');
-  for (const left of ['listen 80;', 'listen 443', '/etc/letsencrypt', ':8081']) {
+  for (const left of ['listen 80;', 'listen 443', '/etc/letsencrypt', '/opt/site', ':8081']) {
     if (directives.includes(left)) throw new Error(`siteConfig left "${left}" in place`);
   }
   return config;

@@ -1,6 +1,7 @@
 //! The site as its sources describe it: the config, the UI text, every page in every language
 //! rendered from its Markdown, and the checks across them.
 
+pub mod aliases;
 pub mod config;
 pub mod content;
 pub mod date;

@@ -38,6 +38,10 @@ pub(crate) struct State {
     pub island_stylesheets: IslandStylesheets,
     /// Every file of `dist/` the builds wrote, relative to it.
     pub files: HashSet<PathBuf>,
+    /// The pages' old URLs, as the last check found them (`model::aliases`).
+    pub aliases: Vec<site_contract::Alias>,
+    /// The last check found other aliases than the one before (`_site.json` is written again).
+    pub aliases_changed: bool,
 }
 
 /// The search index a build wrote.
@@ -96,6 +100,8 @@ impl State {
             feed_lineups: Vec::new(),
             island_stylesheets: IslandStylesheets::default(),
             files: HashSet::new(),
+            aliases: Vec::new(),
+            aliases_changed: true,
         };
         let change = Change {
             tag_warnings,
