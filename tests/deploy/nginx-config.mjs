@@ -91,11 +91,11 @@ export async function makeCertificate(certDir) {
  * Writes the configuration for nginx with every path in `dir`; returns the certificate (the CA a
  * client trusts) and nginx's arguments.
  */
-export async function writeNginxConfig(dir, { httpPort, httpsPort, instancePorts }) {
+export async function writeNginxConfig(dir, { httpPort, httpsPort, instancePorts, distDir }) {
   const certDir = path.join(dir, 'cert');
   const ca = await makeCertificate(certDir);
   const shipped = await readFile(path.join(repoDir, 'deploy/nginx-site.conf'), 'utf8');
-  await writeFile(path.join(dir, 'site.conf'), siteConfig(shipped, { httpPort, httpsPort, certDir, instancePorts }));
+  await writeFile(path.join(dir, 'site.conf'), siteConfig(shipped, { httpPort, httpsPort, certDir, instancePorts, distDir }));
   await writeFile(path.join(dir, 'nginx.conf'), mainConfig(dir));
   return { ca, nginxArgs: ['-p', dir, '-c', path.join(dir, 'nginx.conf'), '-e', path.join(dir, 'error.log')] };
 }
