@@ -16,7 +16,9 @@
 #
 # Settings: SITE_ROOT (/opt/site), INSTANCES (the ports: "8081 8082"), NGINX_FAIL_TIMEOUT (the
 # upstream's fail_timeout in seconds: 5), HEALTH_TIMEOUT (seconds an instance has to answer: 60),
-# SYSTEMCTL (systemctl; the deployment test passes a stand-in).
+# SYSTEMCTL (systemctl; the deployment test passes a stand-in), NGINX_RELOAD (the command that
+# makes nginx read its configuration again: nginx includes the current release's
+# dist/_aliases.nginx.conf, the pages' old addresses, so it must read the new release's).
 set -eu
 
 SITE_ROOT=${SITE_ROOT:-/opt/site}
@@ -24,6 +26,7 @@ INSTANCES=${INSTANCES:-8081 8082}
 NGINX_FAIL_TIMEOUT=${NGINX_FAIL_TIMEOUT:-5}
 HEALTH_TIMEOUT=${HEALTH_TIMEOUT:-60}
 SYSTEMCTL=${SYSTEMCTL:-systemctl}
+NGINX_RELOAD=${NGINX_RELOAD:-nginx -t -q && systemctl reload nginx}
 
 say() { echo "upgrade: $*" >&2; }
 fail() {
@@ -52,6 +55,16 @@ keep_assets() {
         to=$SITE_ROOT/releases/$2/dist/assets/$asset
         if [ -f "$from" ] && [ ! -e "$to" ]; then cp -p "$from" "$to"; fi
     done <"$SITE_ROOT/releases/$1/ASSETS"
+}
+
+# Moves `current` to release $1 and has nginx read that release's aliases; back to $2 (when
+# there is one) if nginx refuses them.
+switch_to() {
+    point current "$1"
+    if ! sh -c "$NGINX_RELOAD"; then
+        [ -n "$2" ] && point current "$2"
+        fail "nginx refused the configuration with $1's aliases (nginx -t); the instances were not touched"
+    fi
 }
 
 healthy() {
@@ -102,7 +115,7 @@ install_archive() {
         keep_assets "$old" "$name"
         point previous "$old"
     fi
-    point current "$name"
+    switch_to "$name" "$old"
     say "installed $name${old:+ (previous: $old)}"
     roll
     say "every instance runs $name"
@@ -114,7 +127,7 @@ rollback() {
     [ -n "$old" ] && [ -d "$SITE_ROOT/releases/$old" ] || fail "no previous release to go back to ($SITE_ROOT/previous)"
     keep_assets "$now" "$old"
     point previous "$now"
-    point current "$old"
+    switch_to "$old" "$now"
     say "going back from $now to $old"
     roll
     say "every instance runs $old"

@@ -26,12 +26,19 @@ enum Command {
         /// Add the live-reload script that `make dev` uses.
         #[arg(long)]
         dev: bool,
+        /// Include the pages with `draft: true` (`--dev` always does).
+        #[arg(long)]
+        drafts: bool,
+        /// Include the pages whose `date:` is after today (`--dev` always does).
+        #[arg(long)]
+        future: bool,
     },
     /// Check everything a build checks (front matter, Markdown, math, links, templates, islands)
     /// without writing anything.
     Check {
         /// Also print where each page's translation into each language stands: current, stale
-        /// (the English page changed since), missing (no `translated_from:`) or fallback (no file).
+        /// (the English page changed since), missing (no `translated_from:`) or fallback (no
+        /// file); then the files left out as drafts or scheduled.
         #[arg(long)]
         translations: bool,
     },
@@ -79,8 +86,10 @@ fn options(cli: &Cli, dev: bool) -> BuildOptions {
 
 fn run(cli: &Cli) -> anyhow::Result<()> {
     match &cli.command {
-        Command::Build { dev } => {
-            let report = generator::build(&options(cli, *dev))?;
+        Command::Build { dev, drafts, future } => {
+            let mut options = options(cli, *dev);
+            (options.drafts, options.future) = (*drafts, *future);
+            let report = generator::build(&options)?;
             for warning in &report.warnings {
                 eprintln!("warning: {warning}");
             }
@@ -92,7 +101,7 @@ fn run(cli: &Cli) -> anyhow::Result<()> {
                 eprintln!("warning: {warning}");
             }
             if *translations {
-                print!("{}", generator::translations::table(&report.translations));
+                print!("{}", report.translations_table());
             }
             println!("{}", report.summary());
         }

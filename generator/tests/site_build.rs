@@ -40,6 +40,8 @@ fn options(root: &Path, out: &Path) -> BuildOptions {
         templates: manifest_dir().join("templates"),
         server_bundle: fixture().join("ui/render.mjs"),
         dev: false,
+        drafts: false,
+        future: false,
         island_cache: None,
     }
 }
@@ -110,8 +112,12 @@ fn fixture_site_matches_golden_output() {
 fn every_text_file_large_enough_has_siblings_that_decompress_to_it() {
     let out = tempfile::tempdir().unwrap();
     build(&options(&fixture(), out.path())).unwrap();
+    // The aliases' nginx include is read by nginx from disk, never sent.
+    let sent = outputs(out.path())
+        .into_iter()
+        .filter(|f| f != Path::new(site_contract::ALIASES_NGINX_FILE));
     let (mut large, mut small) = (0, 0);
-    for file in outputs(out.path()) {
+    for file in sent {
         let original = std::fs::read(out.path().join(&file)).unwrap();
         let path = out.path().join(&file);
         let (gz_path, br_path) = (format!("{}.gz", path.display()), format!("{}.br", path.display()));
@@ -582,7 +588,7 @@ fn a_link_to_an_entry_without_a_page_is_broken() {
     for err in [check(&options).unwrap_err(), build(&options).unwrap_err()] {
         let err = generator::describe_error(&err);
         assert!(
-            err.contains("content/notes/first.en.md:26: link to /apps/pocket-tool: there is no page /apps/pocket-tool"),
+            err.contains("content/notes/first.en.md:27: link to /apps/pocket-tool: there is no page /apps/pocket-tool"),
             "{err}"
         );
     }
@@ -893,7 +899,7 @@ fn a_feed_holds_the_fifty_newest_articles() {
     copy_dir(&fixture(), root.path());
     for n in 0..60 {
         let note = format!(
-            "---\ntitle: Note {n:02}\ndescription: One of many.\ndate: 2030-01-{day:02}\n---\n\nText {n}.\n",
+            "---\ntitle: Note {n:02}\ndescription: One of many.\ndate: 2026-01-{day:02}\n---\n\nText {n}.\n",
             day = n % 28 + 1
         );
         std::fs::write(root.path().join(format!("content/notes/many-{n:02}.en.md")), note).unwrap();
@@ -905,4 +911,183 @@ fn a_feed_holds_the_fifty_newest_articles() {
     // The newest first: the notes of 28 January are in, the fixture's older notes are not.
     assert!(feed.contains("Note 27") && feed.contains("Note 55"));
     assert!(!feed.contains("/notes/older"));
+}
+
+/// Every file `out` holds (compressed siblings aside), as text, to look for what must not be
+/// anywhere: pages, lists, feeds, the sitemap, the search index, tag pages, neighbour links.
+fn all_output_text(out: &Path) -> String {
+    outputs(out)
+        .iter()
+        .map(|file| String::from_utf8_lossy(&std::fs::read(out.join(file)).unwrap()).into_owned())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// A draft note and a note dated in 2999, both carrying a tag no other page has.
+fn add_unpublished_notes(root: &Path) {
+    let notes = root.join("content/notes");
+    std::fs::write(
+        notes.join("unfinished.en.md"),
+        "---\ntitle: Unfinished thoughts\ndescription: Half written.\ndate: 2025-01-01\ndraft: true\ntags: [drafting]\n---\nNot ready.\n",
+    )
+    .unwrap();
+    std::fs::write(
+        notes.join("coming.en.md"),
+        "---\ntitle: Coming soon note\ndescription: Written ahead.\ndate: 2999-01-01\ntags: [drafting]\n---\nLater.\n",
+    )
+    .unwrap();
+}
+
+#[test]
+fn drafts_and_future_pages_are_in_no_output_unless_the_build_asks_for_them() {
+    let (root, out, mut options) = editable_fixture();
+    add_unpublished_notes(root.path());
+    let report = build(&options).unwrap();
+    assert_eq!(report.pages, 3 * 14, "the fixture's pages and no more");
+    let text = all_output_text(out.path());
+    for absent in [
+        "Unfinished thoughts",
+        "notes/unfinished",
+        "Coming soon note",
+        "notes/coming",
+        "drafting",
+    ] {
+        assert!(!text.contains(absent), "`{absent}` is in the output");
+    }
+
+    let checked = check(&options).unwrap();
+    assert_eq!(checked.pages, 3 * 14);
+    let table = checked.translations_table();
+    assert!(table.contains("not published (2 files):"), "{table}");
+    assert!(
+        table
+            .lines()
+            .any(|l| l.starts_with("/notes/coming") && l.contains("scheduled for 2999-01-01")),
+        "{table}"
+    );
+    assert!(
+        table
+            .lines()
+            .any(|l| l.starts_with("/notes/unfinished") && l.contains("draft")),
+        "{table}"
+    );
+
+    options.drafts = true;
+    build(&options).unwrap();
+    let text = all_output_text(out.path());
+    assert!(text.contains("Unfinished thoughts") && !text.contains("Coming soon note"));
+
+    options.future = true;
+    let report = build(&options).unwrap();
+    assert_eq!(
+        report.pages,
+        3 * (14 + 2 + 1),
+        "two notes and their tag's page, in 3 languages"
+    );
+    let built = common::built_urls(out.path(), &["zh", "ja"]);
+    let sitemap = common::sitemap_urls(out.path(), "https://fixture.example");
+    let search = common::search_index_urls(out.path());
+    for url in ["/notes/unfinished", "/zh/notes/coming", "/ja/tags/drafting"] {
+        assert!(built.contains(url) && sitemap.contains(url), "{url}");
+    }
+    assert!(search.contains("/notes/coming") && search.contains("/zh/notes/unfinished"));
+    let feed = std::fs::read_to_string(out.path().join("atom.xml")).unwrap();
+    assert!(feed.contains("Unfinished thoughts") && feed.contains("Coming soon note"));
+    let page = |path: &str| std::fs::read_to_string(out.path().join(path)).unwrap();
+    let draft = page("notes/unfinished/index.html");
+    assert!(
+        draft.contains("<p class=\"publishing-badge publishing-badge--draft\" role=\"note\"><strong>Draft</strong>")
+    );
+    let scheduled = page("ja/notes/coming/index.html");
+    assert!(
+        scheduled.contains(
+            "<p class=\"publishing-badge publishing-badge--scheduled\" role=\"note\"><strong>予約投稿</strong>"
+        ),
+        "the badge is in the page's language"
+    );
+    assert!(!page("notes/first/index.html").contains("publishing-badge"));
+}
+
+#[test]
+fn a_dev_build_shows_drafts_and_a_draft_home_page_is_an_error() {
+    let (root, out, mut options) = editable_fixture();
+    add_unpublished_notes(root.path());
+    options.dev = true;
+    build(&options).unwrap();
+    let zh = std::fs::read_to_string(out.path().join("zh/notes/unfinished/index.html")).unwrap();
+    assert!(
+        zh.contains("<strong>草稿</strong>"),
+        "make dev shows drafts with their badge"
+    );
+
+    options.dev = false;
+    let home = root.path().join("content/_index.en.md");
+    let text = std::fs::read_to_string(&home).unwrap();
+    std::fs::write(&home, text.replacen("---\n", "---\ndraft: true\n", 1)).unwrap();
+    let err = check(&options).unwrap_err().to_string();
+    assert!(
+        err.contains("_index.en.md:2: the home page cannot be a draft or scheduled"),
+        "{err}"
+    );
+}
+
+#[test]
+fn aliases_are_in_the_site_facts_and_the_nginx_include_and_nowhere_else() {
+    let (_root, out, options) = editable_fixture();
+    build(&options).unwrap();
+    let facts = site_contract::SiteFacts::load(out.path()).unwrap();
+    let listed: Vec<(&str, &str)> = (facts.aliases.iter())
+        .map(|a| (a.from.as_str(), a.route.as_str()))
+        .collect();
+    assert_eq!(
+        listed,
+        [("/notes/first-try", "/notes/first"), ("/old-first", "/notes/first")],
+        "the trailing slash goes"
+    );
+    let nginx = std::fs::read_to_string(out.path().join(site_contract::ALIASES_NGINX_FILE)).unwrap();
+    for line in [
+        "location = /notes/first-try { return 301 /notes/first; }",
+        "location = /old-first/ { return 301 /notes/first; }",
+        "location = /zh/notes/first-try { return 301 /zh/notes/first; }",
+        "location = /ja/old-first { return 301 /ja/notes/first; }",
+    ] {
+        assert!(nginx.lines().any(|l| l == line), "{line} not in\n{nginx}");
+    }
+    let elsewhere: Vec<PathBuf> = (outputs(out.path()).into_iter())
+        .filter(|file| !matches!(file.to_str(), Some("_site.json" | "_aliases.nginx.conf")))
+        .filter(|file| String::from_utf8_lossy(&std::fs::read(out.path().join(file)).unwrap()).contains("first-try"))
+        .collect();
+    assert!(elsewhere.is_empty(), "an alias is listed nowhere else: {elsewhere:?}");
+}
+
+#[test]
+fn an_alias_that_is_a_page_another_alias_or_not_a_plain_path_fails_with_file_and_line() {
+    let (root, _out, options) = editable_fixture();
+    let older = root.path().join("content/notes/older.en.md");
+    let text = std::fs::read_to_string(&older).unwrap();
+    let with_aliases = |aliases: &str| text.replacen("---\n", &format!("---\naliases: [{aliases}]\n"), 1);
+    let first = root.path().join("content/notes/first.en.md");
+    for (aliases, message) in [
+        ("/guide/a", "alias `/guide/a` is the route of the page `/guide/a` ("),
+        (
+            "/tags/math/",
+            "alias `/tags/math/` is the route of the page `/tags/math` (made by the build)",
+        ),
+        (
+            "/notes/first-try",
+            &format!(
+                "alias `/notes/first-try` is already an alias of `/notes/first` ({}:7)",
+                first.display()
+            ),
+        ),
+        ("/zh/old", "alias `/zh/old` starts with the language `zh`"),
+        ("/assets/old", "alias `/assets/old` is below `/assets`"),
+        ("\"/old page\"", "alias `/old page` is not a path of letters"),
+    ] {
+        std::fs::write(&older, with_aliases(aliases)).unwrap();
+        let err = check(&options).unwrap_err().to_string();
+        let expected = format!("{}:2: {message}", older.display());
+        assert!(err.contains(&expected), "{aliases}: {err}\nexpected {expected}");
+        assert!(build(&options).is_err(), "{aliases}: the build fails alike");
+    }
 }

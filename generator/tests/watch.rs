@@ -72,6 +72,8 @@ fn options(root: &Path, out: &Path) -> BuildOptions {
         templates: manifest_dir().join("templates"),
         server_bundle: root.join("ui/.ssr/render.mjs"),
         dev: true,
+        drafts: false,
+        future: false,
         island_cache: None,
     }
 }
@@ -208,6 +210,30 @@ fn every_rebuild_equals_a_clean_build() {
             9,
         ),
         (
+            "give the renamed note its old URL as an alias (the site facts and nginx list it)",
+            |c| {
+                replace(
+                    &c.join("notes/renamed.en.md"),
+                    "date: 2026-01",
+                    "date: 2026-01\naliases: [/notes/older]",
+                )
+            },
+            &["notes/renamed.en.md"],
+            9,
+        ),
+        (
+            "make a note a draft (a dev build shows it, with its badge)",
+            |c| {
+                replace(
+                    &c.join("notes/renamed.en.md"),
+                    "date: 2026-01",
+                    "date: 2026-01\ndraft: true",
+                )
+            },
+            &["notes/renamed.en.md"],
+            9,
+        ),
+        (
             "add a section with a page",
             |c| {
                 write(
@@ -230,6 +256,14 @@ fn every_rebuild_equals_a_clean_build() {
         let rerendered = report.rerendered.unwrap_or_else(|| panic!("{what}: built everything"));
         assert!(rerendered <= at_most, "{what}: rendered {rerendered} pages");
         assert_eq!(differences(&root, &out), Vec::<String>::new(), "after: {what}");
+        if what.starts_with("give the renamed note") {
+            let facts = std::fs::read_to_string(out.join("_site.json")).unwrap();
+            assert!(facts.contains("\"from\": \"/notes/older\""), "{facts}");
+        }
+        if what.starts_with("make a note a draft") {
+            let page = std::fs::read_to_string(out.join("notes/renamed/index.html")).unwrap();
+            assert!(page.contains("publishing-badge--draft"), "{what}");
+        }
         if what.starts_with("edit a note's text") {
             let stale: Vec<&String> = report.warnings.iter().filter(|w| w.contains("first.zh.md")).collect();
             assert_eq!(stale.len(), 1, "{:?}", report.warnings);

@@ -1,7 +1,9 @@
 //! `dist/_site.json`: the build facts the generator leaves for the server.
 
+use crate::aliases::{is_plain_path, Alias};
 use anyhow::{bail, Context};
 use serde::{Deserialize, Serialize};
+use std::collections::HashSet;
 use std::path::Path;
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -15,6 +17,9 @@ pub struct Language {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 // Fields in name order, the order `_site.json` has always had.
 pub struct SiteFacts {
+    /// The pages' old URLs, each answered with a permanent redirect.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub aliases: Vec<Alias>,
     pub default_language: String,
     #[serde(default)]
     pub dev: bool,
@@ -58,6 +63,15 @@ impl SiteFacts {
             // Codes become URL segments and header values; keep them plain.
             if lang.code.is_empty() || !lang.code.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-') {
                 bail!("language code {:?} is not a plain tag", lang.code);
+            }
+        }
+        let mut seen = HashSet::new();
+        for alias in &self.aliases {
+            if !is_plain_path(&alias.from) || alias.from == "/" || !is_plain_path(&alias.route) {
+                bail!("alias {alias:?} is not two plain paths");
+            }
+            if !seen.insert(&alias.from) {
+                bail!("alias {:?} is listed twice", alias.from);
             }
         }
         for hash in &self.script_hashes {

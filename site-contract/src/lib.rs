@@ -1,11 +1,13 @@
 //! The site contract: what the generator (`site`) writes into `dist/` and the server (`api
 //! serve`) relies on, in one place so the two cannot drift apart.
 
+mod aliases;
 mod dev_build;
 mod facts;
 mod paths;
 mod visitor;
 
+pub use aliases::{is_plain_path, location, Alias, ALIASES_NGINX_FILE};
 pub use dev_build::{BuildError, DevBuild, DEV_BUILD_FILE};
 pub use facts::{Language, SiteFacts, SITE_FACTS_FILE};
 pub use paths::{is_file_path, localized_path, not_found_file, page_file, FILE_ONLY_ROOTS, NOT_FOUND_FILE};

@@ -64,9 +64,19 @@ fn fixture() -> TempDir {
         "languages": [{"code":"en","tag":"en"},{"code":"zh","tag":"zh-Hant"},{"code":"ja","tag":"ja"}],
         "default_language": "en",
         "script_hashes": [SCRIPT_HASH],
-        "dev": false
+        "dev": false,
+        "aliases": [
+            {"from": "/old-about", "route": "/about"},
+            {"from": "/notes/舊筆記", "route": "/notes/liquidity-risk"}
+        ]
     });
     write(&dist, "_site.json", site_json.to_string().as_bytes(), false);
+    write(
+        &dist,
+        "_aliases.nginx.conf",
+        b"location = /old-about { return 301 /about; }\n",
+        false,
+    );
     for (prefix, lang) in [("", "en"), ("zh/", "zh"), ("ja/", "ja")] {
         write(
             &dist,
@@ -460,6 +470,60 @@ async fn unknown_page_paths_redirect_home_in_their_language() {
         assert_eq!(header(&headers, "location"), target, "{path}");
         assert!(!header(&headers, "content-security-policy").is_empty(), "{path}");
     }
+}
+
+#[tokio::test]
+async fn a_pages_old_url_moves_permanently_to_the_page_in_the_visitors_language() {
+    let root = fixture();
+    let base = start(&dist(&root), false).await;
+    for (path, headers, target) in [
+        ("/old-about", vec![], "/about"),
+        ("/old-about/", vec![("accept-language", "ja")], "/ja/about"),
+        (
+            "/old-about",
+            vec![("cookie", "selectedLanguage=zh"), ("accept-language", "ja")],
+            "/zh/about",
+        ),
+        ("/zh/old-about", vec![("accept-language", "ja")], "/zh/about"),
+        (
+            "/notes/%E8%88%8A%E7%AD%86%E8%A8%98",
+            vec![("accept-language", "zh-TW")],
+            "/zh/notes/liquidity-risk",
+        ),
+    ] {
+        let (status, headers, _) = get(&base, path, &headers).await;
+        assert!(status == 301 || status == 308, "{path}: {status}");
+        assert_eq!(header(&headers, "location"), target, "{path}");
+        assert!(!header(&headers, "content-security-policy").is_empty(), "{path}");
+    }
+    let (_, negotiated, _) = get(&base, "/old-about", &[]).await;
+    assert_eq!(header(&negotiated, "vary"), "Cookie, Accept-Language");
+    let (_, prefixed, _) = get(&base, "/ja/old-about", &[]).await;
+    assert!(prefixed.get("vary").is_none(), "a prefixed alias has one target");
+
+    let (status, _, _) = get(&base, "/_aliases.nginx.conf", &[]).await;
+    assert_eq!(status, 404, "the nginx include is not served");
+    let (status, _, _) = get(&base, "/about", &[]).await;
+    assert_eq!(status, 200, "the page itself answers");
+}
+
+#[tokio::test]
+async fn an_alias_that_is_not_a_plain_path_is_refused_at_load() {
+    let root = fixture();
+    let dist = dist(&root);
+    let facts = std::fs::read_to_string(dist.join("_site.json")).unwrap();
+    let bad = facts.replace("/old-about", "/old about; return 302 http://evil");
+    std::fs::write(dist.join("_site.json"), bad).unwrap();
+    let err = site_endpoint(
+        SiteOptions {
+            dist_dir: dist,
+            dev: false,
+        },
+        tiny_api(),
+    )
+    .err()
+    .expect("a bad alias must not load");
+    assert!(format!("{err:#}").contains("is not two plain paths"), "{err:#}");
 }
 
 #[tokio::test]

@@ -448,6 +448,8 @@ test('an upgrade and a rollback from release archives, instance by instance, fai
         RUN_DIR: runDir,
         INSTANCES: ports.join(' '),
         SYSTEMCTL: path.join(repoDir, 'tests/deploy/fake-systemctl.sh'),
+        // The test's nginx reads its aliases from the repository's dist/, not from `current`.
+        NGINX_RELOAD: 'true',
       },
     });
   // The instances the stack started give way to ones run from the first archive.

@@ -15,9 +15,10 @@ const repoDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../.
 /**
  * The templating step between deploy/nginx-site.conf and this test, and the only change made to
  * it: listen on loopback ports (the IPv6 listens go: the machine may have no IPv6), read the
- * throwaway certificate, and point the upstream at the instances' ports.
+ * throwaway certificate, include the aliases of the repository's dist/, and point the upstream
+ * at the instances' ports.
  */
-export function siteConfig(shipped, { httpPort, httpsPort, certDir, instancePorts }) {
+export function siteConfig(shipped, { httpPort, httpsPort, certDir, instancePorts, distDir = path.join(repoDir, 'dist') }) {
   const upstream = /^(\s*)server 127\.0\.0\.1:8081 (.*)$\n^\s*server 127\.0\.0\.1:8082 .*$/m;
   if (!upstream.test(shipped)) throw new Error('deploy/nginx-site.conf no longer has the two upstream lines this test replaces');
   const config = shipped
@@ -26,9 +27,10 @@ export function siteConfig(shipped, { httpPort, httpsPort, certDir, instancePort
     .replace(/^(\s*)listen 443 (.*)$/m, `$1listen 127.0.0.1:${httpsPort} $2`)
     .replaceAll('/etc/letsencrypt/live/example.com/', `${certDir}/`)
     .replace(/^(\s*)access_log \/var\/log\/nginx\/access\.log /m, `$1access_log ${path.dirname(certDir)}/access.log `)
+    .replaceAll('/opt/site/current/dist/', `${distDir}/`)
     .replace(upstream, (_, indent, rest) => instancePorts.map((port) => `${indent}server 127.0.0.1:${port} ${rest}`).join('\n'));
   const directives = config.replace(/#.*$/gm, '');
-  for (const left of ['listen 80;', 'listen 443', '/etc/letsencrypt', ':8081']) {
+  for (const left of ['listen 80;', 'listen 443', '/etc/letsencrypt', '/opt/site', ':8081']) {
     if (directives.includes(left)) throw new Error(`siteConfig left "${left}" in place`);
   }
   return config;
@@ -90,11 +92,11 @@ export async function makeCertificate(certDir) {
  * Writes the configuration for nginx with every path in `dir`; returns the certificate (the CA a
  * client trusts) and nginx's arguments.
  */
-export async function writeNginxConfig(dir, { httpPort, httpsPort, instancePorts }) {
+export async function writeNginxConfig(dir, { httpPort, httpsPort, instancePorts, distDir }) {
   const certDir = path.join(dir, 'cert');
   const ca = await makeCertificate(certDir);
   const shipped = await readFile(path.join(repoDir, 'deploy/nginx-site.conf'), 'utf8');
-  await writeFile(path.join(dir, 'site.conf'), siteConfig(shipped, { httpPort, httpsPort, certDir, instancePorts }));
+  await writeFile(path.join(dir, 'site.conf'), siteConfig(shipped, { httpPort, httpsPort, certDir, instancePorts, distDir }));
   await writeFile(path.join(dir, 'nginx.conf'), mainConfig(dir));
   return { ca, nginxArgs: ['-p', dir, '-c', path.join(dir, 'nginx.conf'), '-e', path.join(dir, 'error.log')] };
 }

@@ -47,6 +47,12 @@ pub struct FrontMatter {
     /// A translation's record of the English body it was made from (`body_hash`).
     #[serde(default)]
     pub translated_from: Option<String>,
+    /// Left out of the site unless the build asks for drafts (`model::publishing`).
+    #[serde(default)]
+    pub draft: bool,
+    /// Old URLs of the page, each answered with a permanent redirect (`model::aliases`).
+    #[serde(default)]
+    pub aliases: Vec<String>,
 }
 
 /// What a file is by its place under `content/`, which decides its default template and its

@@ -6,6 +6,7 @@ use crate::model::config::SiteConfig;
 use crate::model::content::{self, Sources};
 use crate::model::locales::Locales;
 use crate::model::pages::Pages;
+use crate::model::publishing::{self, HeldBack, Publishing};
 use crate::model::{site_values, tags, translations};
 use anyhow::Result;
 use std::collections::{BTreeMap, BTreeSet};
@@ -19,6 +20,9 @@ pub struct Site {
     pub pages: Pages,
     /// The page files as read (the tag pages aside), kept so `site watch` can read one again.
     pub sources: Sources,
+    /// What the build shows of pages not published yet, and the files it left out.
+    pub publishing: Publishing,
+    pub held_back: Vec<HeldBack>,
     pub warnings: Vec<String>,
     /// Each route's warnings, kept so that `site watch` makes again only those of the routes it
     /// renders again.
@@ -42,14 +46,15 @@ pub struct Rerendered<'a> {
 impl Site {
     /// Reads the config, locales and content, renders every page's Markdown and checks its links.
     pub fn load(root: &Path) -> Result<Site> {
-        let (mut site, tag_warnings) = Site::read(root)?;
+        let (mut site, tag_warnings) = Site::read(root, Publishing::published())?;
         site.check(root, tag_warnings, None)?;
         Ok(site)
     }
 
     /// Reads the config, locales and content and renders every page's Markdown, with the
-    /// warnings of the tag pages; `check` has not run.
-    pub fn read(root: &Path) -> Result<(Site, Vec<String>)> {
+    /// warnings of the tag pages; `check` has not run. The files `publishing` does not show are
+    /// left out first, so nothing after sees them.
+    pub fn read(root: &Path, publishing: Publishing) -> Result<(Site, Vec<String>)> {
         let config = SiteConfig::load(&root.join("site-config.yaml"))?;
         let languages: Vec<String> = config.language_codes().map(String::from).collect();
         let locales = Arc::new(Locales::load(
@@ -57,12 +62,13 @@ impl Site {
             &languages,
             &config.default_language,
         )?);
-        let sources = content::load(
+        let mut sources = content::load(
             &root.join("content"),
             &languages,
             &config.default_language,
             &config.collections.keys().cloned().collect::<Vec<_>>(),
         )?;
+        let held_back = publishing::hold_back(&mut sources, &publishing, &config.default_language)?;
         let (with_tags, tag_warnings) = with_tag_pages(&sources, &config, &locales, root)?;
         let pages = Pages::render(&with_tags, &config)?;
         let site = Site {
@@ -71,6 +77,8 @@ impl Site {
             locales,
             pages,
             sources,
+            publishing,
+            held_back,
             warnings: Vec::new(),
             route_warnings: BTreeMap::new(),
         };
@@ -93,6 +101,10 @@ impl Site {
                 &collections,
             )?);
         }
+        let default_language = &self.config.default_language;
+        let held = publishing::hold_back(&mut self.sources, &self.publishing, default_language)?;
+        self.held_back.retain(|h| !routes.contains(&h.route));
+        self.held_back.extend(held);
         Ok(routes)
     }
 

@@ -13,8 +13,8 @@ use std::collections::HashSet;
 use std::path::Path;
 
 /// The checks of the sources, before any page is rendered with its template: links and preview
-/// images (`Site::check`, which also makes the warnings), front matter `island:` and `template:`,
-/// and the config's `frames`.
+/// images (`Site::check`, which also makes the warnings), front matter `island:`, `template:` and
+/// `aliases:`, and the config's `frames`.
 pub(crate) fn sources(state: &mut State, options: &BuildOptions, change: &Change) -> Result<()> {
     let rerendered = change.routes.as_ref().map(|routes| Rerendered {
         routes: &routes.rerendered,
@@ -29,7 +29,11 @@ pub(crate) fn sources(state: &mut State, options: &BuildOptions, change: &Change
     }
     page_islands(&state.site.pages, state.ui.as_ref())?;
     frames(&state.site)?;
-    page_templates(&state.tera, &state.site.pages)
+    page_templates(&state.tera, &state.site.pages)?;
+    let aliases = crate::model::aliases::of(&state.site)?;
+    state.aliases_changed = aliases != state.aliases;
+    state.aliases = aliases;
+    Ok(())
 }
 
 /// Fails on a front matter `island:` the UI bundle does not have, naming file and line. Without a

@@ -26,7 +26,7 @@ pub(crate) enum Job {
     /// A language's search index files (the manifest that lists every language's comes along).
     SearchIndex { lang: String },
     /// The files of the site as a whole: the UI text for i18next, the code-highlighting
-    /// stylesheets, `robots.txt`, `_site.json`.
+    /// stylesheets, `robots.txt`, `_site.json`, the nginx include of the aliases.
     SiteFiles,
     /// `static/`, copied as it is.
     StaticFiles,
@@ -69,6 +69,9 @@ impl Plan {
                 }
             }
             jobs.extend([Job::StaticFiles, Job::SiteFiles]);
+        } else if state.aliases_changed {
+            // `_site.json` and the nginx include list the aliases.
+            jobs.push(Job::SiteFiles);
         }
         let search_languages = search.changed_languages(site);
         jobs.extend(search_languages.into_iter().map(|lang| Job::SearchIndex { lang }));

@@ -74,6 +74,7 @@ pub fn check(options: &BuildOptions) -> Result<CheckReport> {
         pages: site.page_count(),
         translations: translations::all(&site.pages, &site.config),
         warnings: site.warnings,
+        held_back: site.held_back,
     })
 }
 

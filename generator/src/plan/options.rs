@@ -1,5 +1,6 @@
 //! What a caller asks of a build, and what it gets back.
 
+use crate::model::publishing::{self, HeldBack, Publishing};
 use crate::model::site::Site;
 use crate::model::translations::Translation;
 use std::path::{Path, PathBuf};
@@ -14,6 +15,10 @@ pub struct BuildOptions {
     pub server_bundle: PathBuf,
     /// Pages load the live-reload script of `make dev`.
     pub dev: bool,
+    /// Show the drafts (`site build --drafts`; a `dev` build always does).
+    pub drafts: bool,
+    /// Show the pages dated after today (`site build --future`; a `dev` build always does).
+    pub future: bool,
     /// Where the islands' HTML is kept between builds, so a rebuild renders only islands whose
     /// props changed; None renders every island on every build.
     pub island_cache: Option<PathBuf>,
@@ -28,7 +33,20 @@ impl BuildOptions {
             templates: root.join("generator/templates"),
             server_bundle: root.join("ui/.ssr/render.mjs"),
             dev: false,
+            drafts: false,
+            future: false,
             island_cache: Some(island_cache(root)),
+        }
+    }
+}
+
+impl BuildOptions {
+    /// What the build shows of the pages not published yet, as of today.
+    pub(crate) fn publishing(&self) -> Publishing {
+        Publishing {
+            drafts: self.drafts || self.dev,
+            future: self.future || self.dev,
+            today: publishing::today(),
         }
     }
 }
@@ -95,10 +113,18 @@ pub struct CheckReport {
     pub warnings: Vec<String>,
     /// Where each page's translation into each language stands (`site check --translations`).
     pub translations: Vec<Translation>,
+    /// The files left out as drafts or scheduled (listed by `site check --translations`).
+    pub held_back: Vec<HeldBack>,
 }
 
 impl CheckReport {
     pub fn summary(&self) -> String {
         format!("Checked {} pages: no errors", self.pages)
+    }
+
+    /// The translation table, then the files left out as drafts or scheduled.
+    pub fn translations_table(&self) -> String {
+        let table = crate::model::translations::table(&self.translations);
+        table + &publishing::table(&self.held_back)
     }
 }

@@ -38,6 +38,10 @@ pub(crate) struct State {
     pub island_stylesheets: IslandStylesheets,
     /// Every file of `dist/` the builds wrote, relative to it.
     pub files: HashSet<PathBuf>,
+    /// The pages' old URLs, as the last check found them (`model::aliases`).
+    pub aliases: Vec<site_contract::Alias>,
+    /// The last check found other aliases than the one before (`_site.json` is written again).
+    pub aliases_changed: bool,
 }
 
 /// The search index a build wrote.
@@ -75,7 +79,7 @@ impl Change {
 impl State {
     /// Reads every source: the config, locales, content, the UI bundle's manifest, the templates.
     pub fn load(options: &BuildOptions) -> Result<(State, Change)> {
-        let (site, tag_warnings) = Site::read(&options.root)?;
+        let (site, tag_warnings) = Site::read(&options.root, options.publishing())?;
         let ui = Manifest::load(&options.out)?;
         let island_calls = Arc::new(IslandCalls::default());
         let tera = templates::load(
@@ -96,6 +100,8 @@ impl State {
             feed_lineups: Vec::new(),
             island_stylesheets: IslandStylesheets::default(),
             files: HashSet::new(),
+            aliases: Vec::new(),
+            aliases_changed: true,
         };
         let change = Change {
             tag_warnings,
@@ -144,6 +150,9 @@ fn parent(route: &str) -> &str {
     }
 }
 
+/// Whether a page is a page of its own, and its headings' ids.
+type LinkTarget = (bool, Vec<String>);
+
 /// What the pages of some routes show of themselves to other pages, read before and after a
 /// change.
 struct Links {
@@ -151,7 +160,8 @@ struct Links {
     /// pages listing them (and the tag index when there are any).
     shown_on: BTreeSet<String>,
     kinds: BTreeMap<String, Option<crate::model::pages::ViewKind>>,
-    /// What links can reach of them, in each language.
+    /// What links can reach of them, in each language: whether each is a page of its own, and
+    /// its headings' ids.
     targets: BTreeMap<String, Vec<Option<LinkTarget>>>,
 }
 

@@ -20,7 +20,7 @@ use crate::output::{feed, sitemap};
 use crate::render::islands::{self, Placement};
 use anyhow::{Context, Result};
 use rayon::prelude::*;
-use site_contract::{SiteFacts, DEV_BUILD_FILE, SITE_FACTS_FILE};
+use site_contract::{SiteFacts, ALIASES_NGINX_FILE, DEV_BUILD_FILE, SITE_FACTS_FILE};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::thread::JoinHandle;
@@ -61,7 +61,7 @@ pub(crate) fn run(
     for job in &plan.jobs {
         match job {
             Job::StaticFiles => copy_static_files(&mut out, &options.root.join("static"))?,
-            Job::SiteFiles => write_site_files(&mut out, &state.site, state.ui.as_ref(), options.dev)?,
+            Job::SiteFiles => write_site_files(&mut out, state, options.dev)?,
             Job::Sitemap => write_sitemap(&mut out, &state.site)?,
             Job::Feed { lang } => write_feed(&mut out, &state.site, lang)?,
             Job::Page { .. } | Job::NotFound { .. } | Job::SearchIndex { .. } => {}
@@ -225,8 +225,9 @@ fn write_locale_files(out: &mut Written, locales: &Locales) -> Result<()> {
 
 /// The UI text, the code-highlighting stylesheets, `robots.txt` and `_site.json` (facts for the
 /// server: languages, default language, the CSP hashes of the head script and the inlined
-/// stylesheet, dev mode).
-fn write_site_files(out: &mut Written, site: &Site, manifest: Option<&Manifest>, dev: bool) -> Result<()> {
+/// stylesheet, dev mode, the aliases) and the aliases' nginx include.
+fn write_site_files(out: &mut Written, state: &State, dev: bool) -> Result<()> {
+    let (site, manifest) = (&state.site, state.ui.as_ref());
     write_locale_files(out, &site.locales)?;
     let config = &site.config;
     let site_facts = SiteFacts {
@@ -239,6 +240,7 @@ fn write_site_files(out: &mut Written, site: &Site, manifest: Option<&Manifest>,
         default_language: config.default_language.clone(),
         script_hashes: manifest.and_then(Manifest::head_script_hash).into_iter().collect(),
         dev,
+        aliases: state.aliases.clone(),
     };
     for (name, bytes) in [
         (
@@ -251,6 +253,10 @@ fn write_site_files(out: &mut Written, site: &Site, manifest: Option<&Manifest>,
         ),
         ("robots.txt", sitemap::robots(config).into_bytes()),
         (SITE_FACTS_FILE, serde_json::to_vec_pretty(&site_facts)?),
+        (
+            ALIASES_NGINX_FILE,
+            crate::output::aliases::nginx_include(config, &state.aliases).into_bytes(),
+        ),
     ] {
         out.write(PathBuf::from(name), &bytes)?;
     }

@@ -86,6 +86,9 @@ pub struct PageView {
     pub fallback: bool,
     /// The English page changed after this translation was made (`translated_from:`).
     pub translation_stale: bool,
+    /// `draft` or `scheduled` for a page not published yet, which a build shows only when asked
+    /// (`model::publishing`): the page then says so.
+    pub unpublished: Option<&'static str>,
     /// The page's own tags, in the order of its front matter.
     pub tags: Vec<TagLink>,
     /// Every tag of the site, the most used first (the tag index).
@@ -278,6 +281,7 @@ impl ViewContext<'_> {
             has_code: false,
             fallback: false,
             translation_stale: false,
+            unpublished: None,
             tags: Vec::new(),
             all_tags: Vec::new(),
             noindex: false,
@@ -350,6 +354,8 @@ impl ViewContext<'_> {
         view.fallback = page.fallback;
         view.translation_stale = crate::model::translations::status(self.pages, page, &self.config.default_language)
             == Some(crate::model::translations::Status::Stale);
+        let today = crate::model::publishing::today();
+        view.unpublished = crate::model::publishing::Unpublished::of(front, today).map(|u| u.name());
         view.tags = self.tag_links(&front.tags, lang);
         view.not_advice = self
             .config

@@ -8,7 +8,7 @@ use bytes::Bytes;
 use poem::http::header::{CACHE_CONTROL, CONTENT_ENCODING, CONTENT_LANGUAGE, CONTENT_TYPE, ETAG, VARY};
 use poem::http::{HeaderMap, HeaderValue};
 use sha2::{Digest, Sha256};
-use site_contract::{SiteFacts, NOT_FOUND_FILE, SITE_FACTS_FILE};
+use site_contract::{SiteFacts, ALIASES_NGINX_FILE, NOT_FOUND_FILE, SITE_FACTS_FILE};
 use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
 use std::sync::Arc;
@@ -55,6 +55,9 @@ pub struct Site {
     pub not_found_pages: Vec<HashMap<Box<str>, Arc<Entry>>>,
     /// Per language: where an unknown page path goes (`/`, `/zh/`).
     pub home_redirects: Vec<HeaderValue>,
+    /// A page's old URL (`aliases:`), without slashes like `pages`, to its page's URL in each
+    /// language (`/notes/new`, `/zh/notes/new`).
+    pub aliases: HashMap<Box<str>, Vec<HeaderValue>>,
     pub security: SecurityHeaders,
     /// Changes whenever any file changes; lets a reconnecting dev page notice a rebuild.
     pub build_id: String,
@@ -69,7 +72,7 @@ impl Site {
         let paths = list_files(dist_dir)?;
         let mut files: HashMap<Box<str>, Arc<Entry>> = HashMap::with_capacity(paths.len());
         for path in &paths {
-            if is_sibling(path, &paths) || path == SITE_FACTS_FILE {
+            if is_sibling(path, &paths) || is_build_record(path) {
                 continue;
             }
             let entry = load_entry(dist_dir, path, &paths, &facts, default_language, &security)?;
@@ -92,7 +95,7 @@ impl Site {
             .iter()
             .map(|p| p.strip_suffix(".gz").or_else(|| p.strip_suffix(".br")).unwrap_or(p))
             .collect();
-        for path in originals {
+        for path in originals.into_iter().filter(|p| !is_build_record(p)) {
             if !dist_dir.join(path).is_file() {
                 if site.files.remove(path).is_some() {
                     site.unplace(path);
@@ -154,7 +157,9 @@ impl Site {
                 HeaderValue::from_str(&target).expect("language codes are plain")
             })
             .collect();
+        let aliases = aliases(&facts);
         let mut site = Site {
+            aliases,
             build_id: hex::encode(&build_hash.finalize()[..12]),
             facts,
             default_language,
@@ -192,6 +197,25 @@ impl Site {
             self.not_found_pages[lang].remove(collection);
         }
     }
+}
+
+/// What the generator leaves for the server and nginx, not for visitors.
+fn is_build_record(path: &str) -> bool {
+    path == SITE_FACTS_FILE || path == ALIASES_NGINX_FILE
+}
+
+/// Each alias (no slashes) with its page's URL in each language.
+fn aliases(facts: &SiteFacts) -> HashMap<Box<str>, Vec<HeaderValue>> {
+    let default = &facts.default_language;
+    (facts.aliases.iter())
+        .map(|alias| {
+            let targets = (facts.languages.iter())
+                .map(|l| site_contract::location(&site_contract::localized_path(&alias.route, &l.code, default)))
+                .map(|url| HeaderValue::from_str(&url).expect("a plain path, percent-encoded"))
+                .collect();
+            (alias.from.trim_matches('/').into(), targets)
+        })
+        .collect()
 }
 
 /// The route (no slashes) whose page is the file at `rest` (a path without its language).

@@ -19,6 +19,11 @@ pub enum Resolved<'a> {
     },
     NotFound,
     Redirect(&'a HeaderValue),
+    /// A page's old URL: a permanent redirect to the page; `negotiated` as for `File`.
+    Moved {
+        location: &'a HeaderValue,
+        negotiated: bool,
+    },
     BadRequest,
 }
 
@@ -53,6 +58,10 @@ pub fn resolve<'a>(site: &'a Site, raw_path: &str, headers: &HeaderMap) -> Resol
         .or_else(|| pages[site.default_language].get(route))
     {
         return Resolved::File { entry, negotiated };
+    }
+    if let Some(targets) = site.aliases.get(route) {
+        let location = &targets[lang];
+        return Resolved::Moved { location, negotiated };
     }
 
     let (first, tail) = route.split_once('/').unwrap_or((route, ""));

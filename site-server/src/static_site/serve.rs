@@ -2,8 +2,9 @@
 
 use super::encoding;
 use super::files::{Entry, Site, Variant};
+use super::headers;
 use super::routes::{self, Resolved};
-use poem::http::header::{ALLOW, CACHE_CONTROL, CONTENT_TYPE, ETAG, LOCATION};
+use poem::http::header::{ALLOW, CACHE_CONTROL, CONTENT_TYPE, ETAG, LOCATION, VARY};
 use poem::http::{HeaderMap, HeaderValue, Method, StatusCode};
 use poem::{Body, Request, Response};
 
@@ -41,6 +42,20 @@ pub fn respond(site: &Site, req: &Request) -> Response {
         }
         Resolved::NotFound => plain(site, StatusCode::NOT_FOUND, "Not Found\n"),
         Resolved::BadRequest => plain(site, StatusCode::BAD_REQUEST, "Bad Request\n"),
+        Resolved::Moved { location, negotiated } => {
+            let mut response = Response::builder()
+                .status(StatusCode::MOVED_PERMANENTLY)
+                .body(Body::empty());
+            let headers = response.headers_mut();
+            headers.insert(LOCATION, location.clone());
+            // Unprefixed, the target follows the visitor's language: caches must ask again.
+            if negotiated {
+                headers.insert(VARY, headers::VARY_LANGUAGE);
+                headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+            }
+            site.security.apply(headers);
+            response
+        }
         Resolved::Redirect(location) => {
             let mut response = Response::builder().status(StatusCode::FOUND).body(Body::empty());
             let headers = response.headers_mut();
