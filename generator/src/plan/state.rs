@@ -160,13 +160,9 @@ struct Links {
     /// pages listing them (and the tag index when there are any).
     shown_on: BTreeSet<String>,
     kinds: BTreeMap<String, Option<crate::model::pages::ViewKind>>,
-    /// What links can reach of them, in each language: whether each is a page of its own, and
-    /// its headings' ids.
+    /// What links can reach of them, in each language.
     targets: BTreeMap<String, Vec<Option<LinkTarget>>>,
 }
-
-/// Whether a page is a page of its own, and its headings' ids.
-type LinkTarget = (bool, Vec<String>);
 
 impl Links {
     fn of(pages: &Pages, routes: &BTreeSet<String>, languages: &[String]) -> Links {
