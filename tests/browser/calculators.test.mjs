@@ -15,7 +15,8 @@ useServerAndBrowser((s, b) => {
   [server, browser] = [s, b];
 });
 
-const headline = (page) => page.locator('.calc [aria-live="polite"]').textContent();
+// The calculator's own headline, the first of its live regions (the DCF's cases and price have theirs).
+const headline = (page) => page.locator('.calc [aria-live="polite"]').first().textContent();
 const money = (x) => new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(x);
 const query = (page) => Object.fromEntries(new URL(page.url()).searchParams);
 
@@ -44,7 +45,7 @@ describe('calculators', () => {
     const page = await openPage(browser, `${server.url}/valuation-models/dcf`);
     try {
       assert.equal(await headline(page), 'Value per share: $25.12');
-      const rate = page.getByLabel('Discount rate (%)', { exact: true });
+      const rate = page.getByLabel('Discount rate, WACC (%)', { exact: true });
       assert.equal(await rate.inputValue(), '10');
       await rate.fill('12');
       const twelve = money(valuePerShare([100, 110, 120, 130, 140], 0.12, 0.02, 300, 50));
@@ -72,7 +73,7 @@ describe('calculators', () => {
 
       await page.reload({ waitUntil: 'load' });
       await waitForIslands(page);
-      assert.equal(await page.getByLabel('Discount rate (%)', { exact: true }).inputValue(), '12');
+      assert.equal(await page.getByLabel('Discount rate, WACC (%)', { exact: true }).inputValue(), '12');
       assert.equal(await page.getByLabel('Year 6', { exact: true }).inputValue(), '140');
       assert.equal(await headline(page), `Value per share: ${sixYears}`);
       const middle = page.locator('.calc-grid td.calc-base');
@@ -110,6 +111,73 @@ describe('calculators', () => {
       await shares.fill('10');
       assert.equal(await growth.getAttribute('aria-invalid'), null);
       assert.match(await headline(page), /^每股價值：\$/);
+      assert.deepEqual(page.problems(), []);
+    } finally {
+      await page.closeContext();
+    }
+  });
+
+  it('DCF against a market price: typed by keyboard, the implied growth and return and the margin of safety, kept in the address', async () => {
+    const page = await openPage(browser, `${server.url}/valuation-models/dcf`);
+    try {
+      const lines = () => page.locator('.calc-price p').allTextContents();
+      assert.deepEqual(await lines(), [
+        'Enter the market price per share to see the terminal growth and the return it implies, and your margin of safety.',
+      ]);
+      await page.getByLabel('Bull case: terminal growth against yours (points)', { exact: true }).focus();
+      await page.keyboard.press('Tab');
+      const price = page.getByLabel('Market price per share ($)', { exact: true });
+      assert.equal(await price.evaluate((el) => el === document.activeElement), true, 'the price follows the cases in tab order');
+      await page.keyboard.type('24');
+      const [growth, rate, margin, weighted] = await lines();
+      assert.equal(growth, 'At your discount rate of 10%, the price implies terminal growth of 1.61% a year (yours: 2%).');
+      assert.equal(rate, 'At your terminal growth of 2%, the price implies a return of 10.29% a year (your discount rate: 10%).');
+      assert.equal(margin, 'The price is 4.5% below the value of $25.12: a margin of safety of 4.5%.');
+      // The default cases: −10% of cash and −1 point of growth, +10% and +0.5 point, 25/50/25.
+      const cases = [
+        valuePerShare([90, 99, 108, 117, 126], 0.1, 0.01, 300, 50),
+        valuePerShare([100, 110, 120, 130, 140], 0.1, 0.02, 300, 50),
+        valuePerShare([110, 121, 132, 143, 154], 0.1, 0.025, 300, 50),
+      ];
+      const value = 0.25 * cases[0] + 0.5 * cases[1] + 0.25 * cases[2];
+      const percent = ((value - 24) / value) * 100;
+      assert.equal(
+        weighted,
+        `The price is ${percent.toFixed(1)}% below the probability-weighted value of ${money(value)}: a margin of safety of ${percent.toFixed(1)}%.`,
+      );
+      await page.waitForFunction(() => new URLSearchParams(location.search).get('price') === '24');
+
+      await page.reload({ waitUntil: 'load' });
+      await waitForIslands(page);
+      assert.equal(await page.getByLabel('Market price per share ($)', { exact: true }).inputValue(), '24');
+      assert.equal((await lines())[2], 'The price is 4.5% below the value of $25.12: a margin of safety of 4.5%.');
+      await assertNoBadNumbers(page);
+      assert.deepEqual(page.problems(), []);
+    } finally {
+      await page.closeContext();
+    }
+  });
+
+  it('DCF against a market price in Chinese: a shared price, cases whose probabilities do not add up, a price above the value', async () => {
+    const page = await openPage(browser, `${server.url}/zh/valuation-models/dcf?price=24`);
+    try {
+      const lines = () => page.locator('.calc-price p').allTextContents();
+      const [growth, rate, margin] = await lines();
+      assert.equal(growth, '在你的折現率 10% 下，這個股價隱含每年 1.61% 的永續成長率（你的預測：2%）。');
+      assert.equal(rate, '在你的永續成長率 2% 下，這個股價隱含每年 10.29% 的報酬率（你的折現率：10%）。');
+      assert.equal(margin, '股價比價值 $25.12 低 4.5%：安全邊際為 4.5%。');
+
+      await page.getByLabel('基本情境（你的預測）：機率（%）', { exact: true }).fill('40');
+      const bull = page.getByLabel('樂觀情境：機率（%）', { exact: true });
+      assert.equal(await fieldError(bull), '三個情境的機率加起來必須是 100%。');
+      assert.equal((await lines()).length, 3, 'no margin against a weighted value that cannot be computed');
+      await page.waitForFunction(() => new URLSearchParams(location.search).get('pbase') === '40');
+      await page.getByLabel('悲觀情境：機率（%）', { exact: true }).fill('35');
+      assert.equal(await bull.getAttribute('aria-invalid'), null);
+
+      await page.getByLabel('每股市價（美元）', { exact: true }).fill('30');
+      assert.equal((await lines())[2], '股價比價值 $25.12 高 19.4%：沒有安全邊際。');
+      await assertNoBadNumbers(page);
       assert.deepEqual(page.problems(), []);
     } finally {
       await page.closeContext();

@@ -1,17 +1,27 @@
 // The DCF article's calculator: the reader's cash flows, discount rate, terminal growth, net debt
 // and shares give the present values, terminal value, enterprise and equity value and the value
-// per share. It starts at the article's example (its `example:` front matter, passed as props).
+// per share; bear, base and bull cases weigh it by probability, and a market price is read
+// backwards into the growth and the return it implies and the margin of safety it leaves. It
+// starts at the article's example (its `example:` front matter, passed as props).
 import { useMemo } from 'react';
+import { MarketPrice } from '../calculators/MarketPrice';
 import { Calculator, Fields, Results, Scroller, Sensitivity, useCalculator } from '../calculators/parts';
+import { Scenarios } from '../calculators/Scenarios';
 import { equation, frac, mn, mo, mrow, mtext, num, paren, sup } from '../calculators/mathml';
 import { useUrlState, type Codec } from '../calculators/urlState';
 import { cashFlowKey, dcf, DCF_FIELDS, dcfFields, dcfInput, dcfModel, dcfTexts, MAX_YEARS, yearsOf } from '../valuation/dcf';
 import type { Texts } from '../valuation/fields';
+import { PRICE, priceText } from '../valuation/reverseDcf';
+import { SCENARIO_DEFAULTS, SCENARIO_FIELDS, scenariosModel } from '../valuation/scenarios';
 
-const FIXED = DCF_FIELDS.map((spec) => spec.key);
+const EXTRA = [...SCENARIO_FIELDS, PRICE].map((spec) => spec.key);
+const FIXED = [...DCF_FIELDS.map((spec) => spec.key), ...EXTRA];
 const isCashFlow = (key: string) => /^cf\d+$/.test(key);
 
-/** `?cf1=100&cf2=110&r=10&g=2&debt=300&shares=50`; a link's cash flows replace all the example's. */
+/**
+ * `?cf1=100&cf2=110&r=10&g=2&debt=300&shares=50&price=24`; a link's cash flows replace all the
+ * example's. The cases' fields are written only where they differ from where every page starts.
+ */
 const codec: Codec<Texts> = {
   read(query, initial) {
     const linked = query.has(cashFlowKey(1));
@@ -23,13 +33,16 @@ const codec: Codec<Texts> = {
     for (const key of found) texts[key] = query.get(key) ?? '';
     return linked || found.length ? texts : null;
   },
-  write: (texts) => dcfFields(yearsOf(texts)).map(({ key }) => [key, texts[key] ?? '']),
+  write: (texts) => [
+    ...dcfFields(yearsOf(texts)).map(({ key }): [string, string] => [key, texts[key] ?? '']),
+    ...EXTRA.filter((key) => (texts[key] ?? '') !== (SCENARIO_DEFAULTS[key] ?? '')).map((key): [string, string] => [key, texts[key] ?? '']),
+  ],
   owns: (key) => FIXED.includes(key) || isCashFlow(key),
 };
 
 export default function DcfCalculator({ example }: { example?: unknown }) {
   const { t, f } = useCalculator();
-  const initial = useMemo(() => dcfTexts(example), [example]);
+  const initial = useMemo(() => ({ ...dcfTexts(example), ...SCENARIO_DEFAULTS, price: priceText(example) }), [example]);
   const [texts, setTexts] = useUrlState(initial, codec);
   const years = yearsOf(texts) || 1;
   const specs = dcfFields(years);
@@ -44,6 +57,8 @@ export default function DcfCalculator({ example }: { example?: unknown }) {
     setTexts(next);
   };
   const input = result ? dcfInput(checked.values, years) : null;
+  const rate = 'r' in checked.values ? f.percent(checked.values.r) : '';
+  const cases = scenariosModel(texts, input);
 
   return (
     <Calculator
@@ -69,14 +84,7 @@ export default function DcfCalculator({ example }: { example?: unknown }) {
               </button>
             </div>
           </fieldset>
-          <Fields
-            specs={specs.slice(years)}
-            texts={texts}
-            checked={checked}
-            labelOf={label}
-            onChange={change}
-            rate={'r' in checked.values ? f.percent(checked.values.r) : ''}
-          />
+          <Fields specs={specs.slice(years)} texts={texts} checked={checked} labelOf={label} onChange={change} rate={rate} />
         </>
       }
       output={
@@ -134,6 +142,14 @@ export default function DcfCalculator({ example }: { example?: unknown }) {
           />
         </>
       ) : null}
+      <Scenarios texts={texts} checked={cases.checked} result={cases.result} rate={rate} onChange={change} />
+      <MarketPrice
+        text={texts.price ?? ''}
+        input={input}
+        value={result?.valuePerShare ?? null}
+        weighted={cases.result?.weighted ?? null}
+        onChange={change}
+      />
     </Calculator>
   );
 }

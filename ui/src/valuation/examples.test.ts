@@ -6,9 +6,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { formats } from '../calculators/format';
-import { dcfModel, dcfTexts } from './dcf';
+import { dcf, dcfInput, dcfModel, dcfTexts, yearsOf, type DcfInput } from './dcf';
 import { ddmModel, ddmTexts } from './ddm';
 import { multipleModel, multipleOf, multipleTexts, MULTIPLE_DECIMALS } from './multiples';
+import { impliedGrowth, impliedReturn, marginOfSafety } from './reverseDcf';
 import { waccModel, waccTexts } from './wacc';
 
 const dir = path.resolve(__dirname, '../../../content/valuation-models');
@@ -147,3 +148,48 @@ describe('the valuation calculators reproduce their articles', () => {
     });
   }
 });
+
+/** Company D as the DCF article's example states it: the company the priced articles read. */
+function companyD(): DcfInput {
+  const texts = dcfTexts(frontMatter('dcf.en.md').example);
+  return dcfInput(dcfModel(texts).checked.values, yearsOf(texts));
+}
+
+/** What the DCF calculator says of a price, against an article that reads one backwards or weighs cases. */
+function checkPriced(e: Example) {
+  const d = companyD();
+  const price = e.price;
+  const percent = (decimals: number) => (x: number) => f.percent(x, decimals);
+  if ('implied_growth' in e) same('implied_growth', e.implied_growth, impliedGrowth(d, price) ?? NaN, percent(2));
+  if ('implied_rate' in e) same('implied_rate', e.implied_rate, impliedReturn(d, price) ?? NaN, percent(2));
+  if ('base_margin' in e) same('base_margin', e.base_margin, marginOfSafety(dcf(d).valuePerShare, price) ?? NaN, percent(1));
+  if (!Array.isArray(e.scenarios)) return;
+  const values = e.scenarios.map(
+    (c: Example) =>
+      dcf({ cashFlows: c.cash_flows, rate: e.discount_rate, growth: c.terminal_growth, netDebt: e.net_debt, shares: e.shares })
+        .valuePerShare,
+  );
+  each(
+    'scenarios.value_per_share',
+    e.scenarios.map((c: Example) => c.value_per_share),
+    values,
+    f.money,
+  );
+  const weighted = values.reduce((sum: number, v: number, i: number) => sum + e.scenarios[i].probability * v, 0);
+  same('weighted_value', e.weighted_value, weighted, f.money);
+  if ('weighted_margin' in e) same('weighted_margin', e.weighted_margin, marginOfSafety(weighted, price) ?? NaN, percent(1));
+}
+
+/** The articles that state what a price implies, or a probability-weighted value, whatever their island. */
+const priced = readdirSync(dir)
+  .filter((file) => file.endsWith('.en.md') && !file.startsWith('_index'))
+  .map((file) => ({ name: file.slice(0, -'.en.md'.length), front: frontMatter(file) }))
+  .filter(({ front }) => ['implied_growth', 'implied_rate', 'weighted_value'].some((key) => key in (front.example ?? {})));
+
+// Top-level, not in a describe: without such an article (before the reverse DCF and scenarios
+// articles are merged) there is nothing to check, and Vitest refuses an empty describe.
+for (const { name } of priced) {
+  it(`${name}: the DCF calculator's reverse DCF, cases and margins, in every language's front matter`, () => {
+    for (const lang of LANGS) checkPriced(frontMatter(`${name}.${lang}.md`).example);
+  });
+}

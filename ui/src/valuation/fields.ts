@@ -5,7 +5,7 @@
 export type Unit = 'percent' | 'money' | 'amount' | 'number' | 'years';
 
 /** What a field's number must satisfy beyond being a number. */
-export type Rule = 'any' | 'positive' | 'nonNegative' | 'rate' | 'years' | 'share';
+export type Rule = 'any' | 'positive' | 'nonNegative' | 'rate' | 'years' | 'share' | 'probability';
 
 /** Why a field cannot be used; each has a message under `calculator.error.` in the locales. */
 export type Problem =
@@ -17,7 +17,10 @@ export type Problem =
   | 'rate'
   | 'years'
   | 'share'
+  | 'probability'
   | 'growthBelowRate'
+  | 'caseGrowth'
+  | 'probabilities'
   | 'noEarnings'
   | 'noBook'
   | 'buybackTooLarge'
@@ -72,6 +75,7 @@ function breaks(rule: Rule, value: number): boolean {
     case 'years':
       return !Number.isInteger(value) || value < 1 || value > MAX_YEARS;
     case 'share':
+    case 'probability':
       return value < 0 || value > 1;
     default:
       return false;
