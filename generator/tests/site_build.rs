@@ -123,7 +123,11 @@ fn every_text_file_large_enough_has_siblings_that_decompress_to_it() {
         let (gz_path, br_path) = (format!("{}.gz", path.display()), format!("{}.br", path.display()));
         if original.len() < MIN_COMPRESSED_SIZE {
             small += 1;
-            assert!(!Path::new(&gz_path).exists() && !Path::new(&br_path).exists(), "{}", file.display());
+            assert!(
+                !Path::new(&gz_path).exists() && !Path::new(&br_path).exists(),
+                "{}",
+                file.display()
+            );
             continue;
         }
         large += 1;

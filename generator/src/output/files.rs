@@ -264,7 +264,9 @@ pub fn compress_text_files(dir: &Path) -> Result<usize> {
     let made: Vec<usize> = files
         .par_iter()
         .map(|file| {
-            let len = std::fs::metadata(file).with_context(|| format!("Failed to read {}", file.display()))?.len();
+            let len = std::fs::metadata(file)
+                .with_context(|| format!("Failed to read {}", file.display()))?
+                .len();
             if !worth_compressing(len as usize) {
                 remove_siblings(file)?;
                 return Ok(0);
