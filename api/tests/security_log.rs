@@ -97,3 +97,34 @@ async fn a_failed_database_step_is_logged_by_name() {
         "{log}"
     );
 }
+
+/// Refusals other than logins leave an `event=` line too: a foreign Origin, a wrong code, a mail
+/// limit, and a logout.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn other_security_decisions_are_logged() {
+    let server = ServeProcess::start(&[("RUST_LOG", "info"), ("NO_COLOR", "1")]).await;
+    let client = client_from("127.0.5.2");
+    let post = |path: &str, body: serde_json::Value, origin: Option<&str>| {
+        let mut req = client.post(format!("{}{path}", server.base())).json(&body);
+        if let Some(origin) = origin {
+            req = req.header("origin", origin);
+        }
+        async move { req.send().await.unwrap().status().as_u16() }
+    };
+    let ask = json!({"username": "nobody", "email": "nobody@example.com"});
+    assert_eq!(post("/api/send-verify-code", ask.clone(), Some("https://evil.example")).await, 403);
+    assert_eq!(post("/api/send-verify-code", ask.clone(), None).await, 200);
+    assert_eq!(post("/api/send-verify-code", ask, None).await, 429);
+    let guess = json!({"username": "nobody", "email": "nobody@example.com", "code": "123456"});
+    assert_eq!(post("/api/verify-code", guess, None).await, 400);
+    let logout = client
+        .get(format!("{}/api/denglu?logout=true", server.base()))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(logout.status().as_u16(), 200);
+    let log = server.wait_for_log("event=\"logout\"").await;
+    for event in ["origin_refused", "request_limited", "code_rejected", "logout"] {
+        assert!(log.contains(&format!("event=\"{event}\"")), "no {event}:\n{log}");
+    }
+}
