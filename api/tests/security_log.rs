@@ -112,7 +112,10 @@ async fn other_security_decisions_are_logged() {
         async move { req.send().await.unwrap().status().as_u16() }
     };
     let ask = json!({"username": "nobody", "email": "nobody@example.com"});
-    assert_eq!(post("/api/send-verify-code", ask.clone(), Some("https://evil.example")).await, 403);
+    assert_eq!(
+        post("/api/send-verify-code", ask.clone(), Some("https://evil.example")).await,
+        403
+    );
     assert_eq!(post("/api/send-verify-code", ask.clone(), None).await, 200);
     assert_eq!(post("/api/send-verify-code", ask, None).await, 429);
     let guess = json!({"username": "nobody", "email": "nobody@example.com", "code": "123456"});
