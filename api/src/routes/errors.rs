@@ -176,6 +176,12 @@ impl From<crate::passwords::Busy> for Failure {
 
 impl From<crate::rate_limit::RetryAfter> for Failure {
     fn from(wait: crate::rate_limit::RetryAfter) -> Self {
+        // Logins log their own refusals with the username; this covers mail and code limits.
+        tracing::warn!(
+            event = "request_limited",
+            retry_after = wait.0,
+            "request refused by a limit"
+        );
         Failure::TooMany(wait.0)
     }
 }
@@ -271,6 +277,16 @@ pub fn guard<E: Endpoint + 'static>(
             let mut resp = 'answer: {
                 if req.method() == Method::POST {
                     if !origin_allowed(&req, public_origin) {
+                        tracing::warn!(
+                            event = "origin_refused",
+                            path = req.uri().path(),
+                            origin = req
+                                .headers()
+                                .get(header::ORIGIN)
+                                .and_then(|v| v.to_str().ok())
+                                .unwrap_or(""),
+                            "POST refused: its Origin is not the site's"
+                        );
                         break 'answer fail(StatusCode::FORBIDDEN);
                     }
                     let declared = req

@@ -490,6 +490,7 @@ async fn join_with_invitation(
         Box::pin(async move {
             let invited = invites::consume(txn, &key, now, &invite_code).await;
             if !invited.context("using the invitation")? {
+                tracing::info!(event = "invitation_rejected", "invitation code rejected");
                 return Err(Failure::BadRequest(Problem::InviteInvalid));
             }
             let taken = google_pending::Entity::delete_by_id(pending.token_hash.clone())

@@ -110,6 +110,11 @@ impl LoginApi {
             if let Some(hash) = sessions::request_session_hash(req, state.secure_cookies()) {
                 sessions::delete(&state.db, &hash).await.context("ending the session")?;
             }
+            tracing::info!(
+                event = "logout",
+                member_id = current.as_ref().map(|(_, m)| m.id),
+                "session ended"
+            );
             return Ok(StatusResponse::Ok(
                 Json(LoginStatus {
                     logged_in: false,

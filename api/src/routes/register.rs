@@ -159,6 +159,12 @@ impl RegisterApi {
             .await
             .context("checking the sign-up code")?
         else {
+            tracing::info!(
+                event = "code_rejected",
+                purpose = "register",
+                client = client_key(state, req).as_str(),
+                "sign-up code rejected"
+            );
             return Err(Failure::BadRequest(Problem::CodeInvalid));
         };
         let password_hash = passwords::hash(password.as_str().to_string(), state.settings.hash_wait).await?;
@@ -213,6 +219,7 @@ async fn create_member(state: &AppState, sign_up: SignUp) -> Result<(), Failure>
             Box::pin(async move {
                 let invited = invites::consume(txn, &key, now, &invitation_code).await;
                 if !invited.context("using the invitation")? {
+                    tracing::info!(event = "invitation_rejected", "invitation code rejected");
                     return Err(Failure::BadRequest(Problem::InviteInvalid));
                 }
                 let same_name = members::by_username(txn, username.as_str()).await;

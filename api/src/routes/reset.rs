@@ -211,6 +211,12 @@ impl ResetApi {
         .await
         .context("checking the reset code")?;
         let Some(live) = live else {
+            tracing::info!(
+                event = "code_rejected",
+                purpose = "reset",
+                client = client_key(state, req).as_str(),
+                "reset code rejected"
+            );
             return Err(Failure::BadRequest(Problem::CodeInvalid));
         };
         if !codes::consume(&state.db, &live).await.context("using the reset code")? {
