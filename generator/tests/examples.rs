@@ -7,12 +7,13 @@
 //! the exact computation from the inputs, and against the computation from the figures the page
 //! shows one step earlier (what a reader with a calculator gets), so rounding cannot drift.
 
-use generator::content::{parse_page, FrontMatter};
-use generator::markdown::{render, RenderOptions};
+use figures::{content_dir, Figures, Page, Printed, Shown, FACTOR};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
+#[path = "figures/mod.rs"]
+mod figures;
 #[path = "examples/margin_of_safety.rs"]
 mod margin_of_safety;
 #[path = "examples/reverse_dcf.rs"]
@@ -20,7 +21,6 @@ mod reverse_dcf;
 #[path = "examples/roic.rs"]
 mod roic;
 
-const LANGS: [&str; 3] = ["en", "zh", "ja"];
 /// Every article of the section with its weight: the multiples first, then the cash-flow models.
 const MODELS: [(&str, i64); 13] = [
     ("pe", 1),
@@ -70,187 +70,14 @@ const OTHER_ROUTES: [&str; 4] = [
 ];
 
 fn section_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../content/valuation-models")
-}
-
-struct Page {
-    lang: &'static str,
-    path: PathBuf,
-    front: FrontMatter,
-    /// The text a reader sees, so a `$` swallowed as math cannot pass for a dollar sign.
-    text: String,
-    heading_ids: Vec<String>,
-    links: Vec<String>,
+    content_dir().join("valuation-models")
 }
 
 fn load(name: &str) -> Vec<Page> {
-    LANGS
-        .iter()
-        .map(|&lang| {
-            let path = section_dir().join(format!("{name}.{lang}.md"));
-            let source = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-            let file = parse_page(&path, &source).unwrap_or_else(|e| panic!("{e:#}"));
-            let (front, body) = (file.front, file.body);
-            let rendered = render(
-                &body,
-                &RenderOptions {
-                    lang,
-                    default_language: "en",
-                    line_breaks: false,
-                },
-            )
-            .unwrap_or_else(|e| panic!("{}: {e:#}", path.display()));
-            Page {
-                lang,
-                path,
-                front,
-                text: rendered.text,
-                heading_ids: rendered.headings.into_iter().map(|h| h.id).collect(),
-                links: rendered.links.into_iter().map(|(url, _)| url).collect(),
-            }
-        })
-        .collect()
-}
-
-/// `1234.5` with 2 decimals -> `1,234.50`.
-fn grouped(x: f64, decimals: usize) -> String {
-    let fixed = format!("{:.*}", decimals, x.abs());
-    let (int, frac) = fixed
-        .split_once('.')
-        .map_or((fixed.as_str(), None), |(i, f)| (i, Some(f)));
-    let mut out = String::new();
-    for (i, c) in int.chars().enumerate() {
-        if i > 0 && (int.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    if let Some(frac) = frac {
-        out.push('.');
-        out.push_str(frac);
-    }
-    if x < 0.0 {
-        format!("-{out}")
-    } else {
-        out
-    }
-}
-
-/// How a figure is printed on the pages.
-#[derive(Clone, Copy)]
-enum Shown {
-    /// `$1,234.50`
-    Dollars(usize),
-    /// `1,234.50`: amounts in millions, whose unit is written out in words in each language.
-    Amount(usize),
-    /// `15.0`: multiples and discount factors, no grouping.
-    Plain(usize),
-    /// `6.27%`
-    Percent(usize),
-}
-
-impl Shown {
-    fn decimals(self) -> usize {
-        match self {
-            Shown::Dollars(d) | Shown::Amount(d) | Shown::Plain(d) => d,
-            Shown::Percent(d) => d + 2,
-        }
-    }
-
-    fn format(self, x: f64) -> String {
-        match self {
-            Shown::Dollars(d) => format!("${}", grouped(x, d)),
-            Shown::Amount(d) => grouped(x, d),
-            Shown::Plain(d) => format!("{:.*}", d, x),
-            Shown::Percent(d) => format!("{:.*}%", d, x * 100.0),
-        }
-    }
-}
-
-/// A figure as the pages print it. Chinese and Japanese count large amounts in 萬 (10^4) and
-/// 億 (10^8), so an amount in millions may appear there as `4 億` / `4億` (400 million) or
-/// `2,000 萬` / `2,000万` (20 million) instead of the English `400` next to a written-out unit.
-struct Printed {
-    text: String,
-    millions: Option<f64>,
-}
-
-impl Printed {
-    fn forms(&self, lang: &str) -> Vec<String> {
-        let mut forms = vec![self.text.clone()];
-        let Some(x) = self.millions else { return forms };
-        let (yi, wan) = match lang {
-            "zh" => (" 億", " 萬"),
-            "ja" => ("億", "万"),
-            _ => return forms,
-        };
-        let hundredths = x * 100.0;
-        if (hundredths - hundredths.round()).abs() > 1e-6 {
-            return forms;
-        }
-        if x >= 100.0 {
-            // 420 million is 4.2 億: as many decimals as it takes, no trailing zeros.
-            let count = grouped(x / 100.0, 4);
-            let count = count.trim_end_matches('0').trim_end_matches('.');
-            forms.push(format!("{count}{yi}"));
-        } else {
-            forms.push(format!("{}{wan}", grouped(hundredths, 0)));
-        }
-        forms
-    }
-}
-
-/// The figures of one page: what must appear in its text, and every mismatch found.
-#[derive(Default)]
-struct Figures {
-    shown: Vec<Printed>,
-    errors: Vec<String>,
+    figures::load(&section_dir(), name)
 }
 
 impl Figures {
-    fn show(&mut self, value: f64, shown: Shown) {
-        self.shown.push(Printed {
-            text: shown.format(value),
-            millions: matches!(shown, Shown::Amount(_)).then_some(value),
-        });
-    }
-
-    /// An input: printed as given, so it must not carry more precision than the page shows.
-    fn input(&mut self, name: &str, value: f64, shown: Shown) {
-        let text = shown.format(value);
-        let printed: f64 = text
-            .trim_start_matches('$')
-            .trim_end_matches('%')
-            .replace(',', "")
-            .parse()
-            .unwrap();
-        let printed = if matches!(shown, Shown::Percent(_)) {
-            printed / 100.0
-        } else {
-            printed
-        };
-        if (printed - value).abs() > 1e-9 {
-            self.errors
-                .push(format!("{name}: {value} would be shown rounded as {text}"));
-        }
-        self.show(value, shown);
-    }
-
-    /// A result: within half a unit of its last shown decimal of both the exact value and the
-    /// value computed from the figures shown before it.
-    fn result(&mut self, name: &str, stated: f64, exact: f64, from_shown: f64, shown: Shown) {
-        let tolerance = 0.5 * 10f64.powi(-(shown.decimals() as i32)) + 1e-9;
-        for (what, computed) in [("exact", exact), ("from the shown figures", from_shown)] {
-            if (stated - computed).abs() > tolerance {
-                self.errors.push(format!(
-                    "{name}: the page states {stated} but {what} it is {computed:.6} ({})",
-                    shown.format(computed)
-                ));
-            }
-        }
-        self.show(stated, shown);
-    }
-
     /// A figure that repeats one from another article's example: it must be the same number.
     fn same(&mut self, name: &str, stated: f64, there: f64, shown: Shown) {
         if (stated - there).abs() > 1e-9 {
@@ -259,13 +86,6 @@ impl Figures {
             ));
         }
         self.show(stated, shown);
-    }
-
-    fn check(&mut self, claim: &str, holds: bool) {
-        if !holds {
-            self.errors
-                .push(format!("the text's conclusion no longer holds: {claim}"));
-        }
     }
 
     /// A table of values for every pair of rate (rows) and growth (columns), each recomputed
@@ -632,10 +452,6 @@ struct MidYear {
     equity_value: f64,
     value_per_share: f64,
 }
-
-/// 1/(1 + r)^t, shown to five decimals: enough for every present value in the tables to come
-/// out the same from the factor as from the exact division.
-const FACTOR: Shown = Shown::Plain(5);
 
 /// The discount factors of a table, each checked against 1/(1 + r)^t; returns the exact ones.
 fn discount_factors(name: &str, stated: &[f64], rate: f64, f: &mut Figures) -> Vec<f64> {
@@ -1746,16 +1562,6 @@ fn dilution_convertible(e: &FullDilution, equity: f64, diluted: f64, diluted_val
     );
 }
 
-/// A result that may be negative: the pages write its sign as a minus sign (−), not a hyphen.
-fn signed_result(f: &mut Figures, name: &str, stated: f64, exact: f64, from_shown: f64, shown: Shown) {
-    f.result(name, stated, exact, from_shown, shown);
-    if stated < 0.0 {
-        let printed = f.shown.last_mut().expect("the result was just shown");
-        printed.text = printed.text.replacen('-', "\u{2212}", 1);
-        printed.millions = None;
-    }
-}
-
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ResidualIncome {
@@ -1906,8 +1712,7 @@ fn residual_income_forecast(
         shown_book = c.closing_book_values[t];
     }
     let shown_sum: f64 = c.present_values.iter().sum();
-    signed_result(
-        f,
+    f.result(
         "forecast.residual_present_value",
         c.residual_present_value,
         exact_sum,
@@ -1962,8 +1767,7 @@ fn residual_income_year(
         Shown::Amount(2),
     );
     let residual = income - charge;
-    signed_result(
-        f,
+    f.result(
         &format!("forecast.residual_incomes[{t}]"),
         c.residual_incomes[t],
         residual,
@@ -1974,8 +1778,7 @@ fn residual_income_year(
         "residual income is negative exactly when ROE is below the required return",
         (residual < -1e-9) == (roe < r),
     );
-    signed_result(
-        f,
+    f.result(
         &format!("forecast.present_values[{t}]"),
         c.present_values[t],
         residual / divisor,
@@ -2391,28 +2194,9 @@ fn every_example_is_arithmetically_right_and_in_every_language() {
             .example
             .as_ref()
             .unwrap_or_else(|| panic!("{model}.en.md has no `example:`"));
-        for page in &pages[1..] {
-            if page.front.example.as_ref() != Some(en) {
-                problems.push(format!(
-                    "{}: `example:` differs from the English page",
-                    page.path.display()
-                ));
-            }
-        }
         let figures = figures_of(model, en);
         problems.extend(figures.errors.iter().map(|e| format!("{model}: {e}")));
-        for page in &pages {
-            for figure in &figures.shown {
-                let forms = figure.forms(page.lang);
-                if !forms.iter().any(|form| page.text.contains(form.as_str())) {
-                    problems.push(format!(
-                        "{}: the text never shows `{}`",
-                        page.path.display(),
-                        forms.join("` or `")
-                    ));
-                }
-            }
-        }
+        problems.extend(figures::page_problems(&pages, &figures));
     }
     assert!(problems.is_empty(), "\n{}", problems.join("\n"));
 }
@@ -2480,20 +2264,12 @@ fn articles_have_their_sections_in_every_language() {
     }
 }
 
-/// CommonMark will not close `**` between CJK punctuation and a letter (`**注意。**下一句`); the
-/// reader would see the asterisks.
+/// A stray `**` is one the reader would see.
 #[test]
 fn emphasis_is_closed_in_every_language() {
     for name in std::iter::once("_index").chain(MODELS.iter().map(|(m, _)| *m)) {
         for page in load(name) {
-            for (number, line) in page.text.lines().enumerate() {
-                assert!(
-                    !line.contains("**"),
-                    "{}: stray `**` in text line {}: {line}",
-                    page.path.display(),
-                    number + 1
-                );
-            }
+            figures::assert_emphasis_closed(&page);
         }
     }
 }

@@ -6,16 +6,14 @@
 //!
 //! As in `examples.rs`, each stated result is checked twice to half a unit of its last shown
 //! decimal: against the exact computation from the inputs, and against the computation from the
-//! figures the page shows one step earlier (what a reader with a calculator gets). The formatting
-//! helpers are copies of that file's, with a true minus sign for the negative figures a
-//! cash-flow statement shows.
+//! figures the page shows one step earlier (what a reader with a calculator gets). Both files
+//! check figures with the helpers of `figures/mod.rs`.
 
-use generator::content::{parse_page, FrontMatter};
-use generator::markdown::{render, RenderOptions};
+#[path = "figures/mod.rs"]
+mod figures;
+
+use figures::{content_dir, Figures, Page, Shown, FACTOR};
 use serde::Deserialize;
-use std::path::{Path, PathBuf};
-
-const LANGS: [&str; 3] = ["en", "zh", "ja"];
 /// The articles whose methods the case applies; each language's page links to each of them.
 const ARTICLES: [&str; 4] = [
     "/valuation-models/dcf",
@@ -39,205 +37,24 @@ const SECTIONS: [&str; 11] = [
 ];
 const LAST_SECTION: &str = "price";
 
-struct Page {
-    lang: &'static str,
-    path: PathBuf,
-    front: FrontMatter,
-    /// The text a reader sees, so a `$` swallowed as math cannot pass for a dollar sign.
-    text: String,
-    heading_ids: Vec<String>,
-    links: Vec<String>,
-}
-
 fn load() -> Vec<Page> {
-    LANGS
-        .iter()
-        .map(|&lang| {
-            let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../content/equity-research.{lang}.md"));
-            let source = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-            let file = parse_page(&path, &source).unwrap_or_else(|e| panic!("{e:#}"));
-            let options = RenderOptions {
-                lang,
-                default_language: "en",
-                line_breaks: false,
-            };
-            let rendered = render(&file.body, &options).unwrap_or_else(|e| panic!("{}: {e:#}", path.display()));
-            Page {
-                lang,
-                path,
-                front: file.front,
-                text: rendered.text,
-                heading_ids: rendered.headings.into_iter().map(|h| h.id).collect(),
-                links: rendered.links.into_iter().map(|(url, _)| url).collect(),
-            }
-        })
-        .collect()
+    figures::load(&content_dir(), "equity-research")
 }
 
-/// `1234.5` with 2 decimals -> `1,234.50`; a negative figure takes the minus sign `−`.
-fn grouped(x: f64, decimals: usize) -> String {
-    let fixed = format!("{:.*}", decimals, x.abs());
-    let (int, frac) = fixed
-        .split_once('.')
-        .map_or((fixed.as_str(), None), |(i, f)| (i, Some(f)));
-    let mut out = String::new();
-    for (i, c) in int.chars().enumerate() {
-        if i > 0 && (int.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    if let Some(frac) = frac {
-        out.push('.');
-        out.push_str(frac);
-    }
-    let rounds_to_zero = fixed.bytes().all(|b| b == b'0' || b == b'.');
-    if x < 0.0 && !rounds_to_zero {
-        format!("−{out}")
-    } else {
-        out
-    }
-}
-
-/// How a figure is printed on the page.
-#[derive(Clone, Copy)]
-enum Shown {
-    /// `$1,234.50`
-    Dollars(usize),
-    /// `1,234.50`: amounts in millions, whose unit is written out in words in each language.
-    Amount(usize),
-    /// `15.0`: multiples, betas and discount factors, no grouping.
-    Plain(usize),
-    /// `6.3%`, `−0.7%`
-    Percent(usize),
-}
-
-const FACTOR: Shown = Shown::Plain(5);
 const MILLIONS: Shown = Shown::Amount(0);
 
-impl Shown {
-    fn decimals(self) -> usize {
-        match self {
-            Shown::Dollars(d) | Shown::Amount(d) | Shown::Plain(d) => d,
-            Shown::Percent(d) => d + 2,
-        }
-    }
-
-    fn format(self, x: f64) -> String {
-        match self {
-            Shown::Dollars(d) => format!("${}", grouped(x, d)),
-            Shown::Amount(d) | Shown::Plain(d) => grouped(x, d),
-            Shown::Percent(d) => format!("{}%", grouped(x * 100.0, d)),
-        }
-    }
-
-    /// The number a reader takes from the printed figure.
-    fn read(self, text: &str) -> f64 {
-        let digits = text
-            .trim_start_matches('$')
-            .trim_end_matches('%')
-            .replace([',', '$'], "");
-        let number: f64 = digits.replace('−', "-").parse().unwrap();
-        if matches!(self, Shown::Percent(_)) {
-            number / 100.0
-        } else {
-            number
-        }
-    }
-}
-
-/// A figure as the page prints it: in zh and ja an amount in millions may be counted in
-/// 萬 (10^4) and 億 (10^8) instead, `4.2 億` / `4.2億` for 420 million.
-struct Printed {
-    text: String,
-    millions: Option<f64>,
-}
-
-impl Printed {
-    fn forms(&self, lang: &str) -> Vec<String> {
-        let mut forms = vec![self.text.clone()];
-        let Some(x) = self.millions.filter(|x| *x > 0.0) else {
-            return forms;
-        };
-        let (yi, wan) = match lang {
-            "zh" => (" 億", " 萬"),
-            "ja" => ("億", "万"),
-            _ => return forms,
-        };
-        let hundredths = x * 100.0;
-        if (hundredths - hundredths.round()).abs() > 1e-6 {
-            return forms;
-        }
-        if x >= 100.0 {
-            let count = grouped(x / 100.0, 4);
-            let count = count.trim_end_matches('0').trim_end_matches('.');
-            forms.push(format!("{count}{yi}"));
-        } else {
-            forms.push(format!("{}{wan}", grouped(hundredths, 0)));
-        }
-        forms
-    }
-}
-
-/// The figures of the page: what must appear in its text, and every mismatch found.
-#[derive(Default)]
-struct Figures {
-    shown: Vec<Printed>,
-    errors: Vec<String>,
-}
-
 impl Figures {
-    fn show(&mut self, value: f64, shown: Shown) {
-        self.shown.push(Printed {
-            text: shown.format(value),
-            millions: matches!(shown, Shown::Amount(_)).then_some(value),
-        });
-    }
-
-    /// An input: printed as given, so it must not carry more precision than the page shows.
-    fn input(&mut self, name: &str, value: f64, shown: Shown) {
-        let text = shown.format(value);
-        if (shown.read(&text) - value).abs() > 1e-9 {
-            self.errors
-                .push(format!("{name}: {value} would be shown rounded as {text}"));
-        }
-        self.show(value, shown);
-    }
-
     fn inputs(&mut self, name: &str, values: &[f64], shown: Shown) {
         for (i, &value) in values.iter().enumerate() {
             self.input(&format!("{name}[{i}]"), value, shown);
         }
     }
 
-    /// A result: within half a unit of its last shown decimal of both the exact value and the
-    /// value computed from the figures shown before it.
-    fn result(&mut self, name: &str, stated: f64, exact: f64, from_shown: f64, shown: Shown) {
-        let tolerance = 0.5 * 10f64.powi(-(shown.decimals() as i32)) + 1e-9;
-        for (what, computed) in [("exact", exact), ("from the shown figures", from_shown)] {
-            if (stated - computed).abs() > tolerance {
-                self.errors.push(format!(
-                    "{name}: the page states {stated} but {what} it is {computed:.6} ({})",
-                    shown.format(computed)
-                ));
-            }
-        }
-        self.show(stated, shown);
-    }
-
     /// A result of whole figures (the statements' subtotals): exact and shown are the same.
     fn total(&mut self, name: &str, stated: f64, computed: f64) {
         self.result(name, stated, computed, computed, MILLIONS);
     }
-
-    fn check(&mut self, claim: &str, holds: bool) {
-        if !holds {
-            self.errors
-                .push(format!("the text's conclusion no longer holds: {claim}"));
-        }
-    }
 }
-
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Case {
@@ -1265,29 +1082,9 @@ fn every_figure_of_the_case_recomputes_and_is_in_every_language() {
         .example
         .as_ref()
         .expect("equity-research.en.md has an `example:`");
-    let mut problems = Vec::new();
-    for page in &pages[1..] {
-        if page.front.example.as_ref() != Some(en) {
-            problems.push(format!(
-                "{}: `example:` differs from the English page",
-                page.path.display()
-            ));
-        }
-    }
     let figures = figures_of(en);
-    problems.extend(figures.errors.iter().cloned());
-    for page in &pages {
-        for figure in &figures.shown {
-            let forms = figure.forms(page.lang);
-            if !forms.iter().any(|form| page.text.contains(form.as_str())) {
-                problems.push(format!(
-                    "{}: the text never shows `{}`",
-                    page.path.display(),
-                    forms.join("` or `")
-                ));
-            }
-        }
-    }
+    let mut problems = figures.errors.clone();
+    problems.extend(figures::page_problems(&pages, &figures));
     assert!(problems.is_empty(), "\n{}", problems.join("\n"));
 }
 
@@ -1306,14 +1103,7 @@ fn the_case_has_its_steps_and_links_in_every_language() {
                 page.path.display()
             );
         }
-        for (number, line) in page.text.lines().enumerate() {
-            assert!(
-                !line.contains("**"),
-                "{}: stray `**` in text line {}: {line}",
-                page.path.display(),
-                number + 1
-            );
-        }
+        figures::assert_emphasis_closed(&page);
         let description = page.front.description.to_lowercase();
         for soon in ["coming soon", "即將推出", "近日公開"] {
             assert!(

@@ -1,0 +1,251 @@
+//! What `examples.rs` (the valuation articles' worked examples) and `worked_case.rs` (the
+//! equity-research worked case) both check a page's figures with: loading a page in every
+//! language, printing a figure as the pages do, and collecting every recomputed figure that is
+//! off or missing from the text.
+//!
+//! A negative figure takes the minus sign `−` the pages write, never a hyphen, and is never
+//! counted in 億/萬; a figure that rounds to zero has no sign.
+
+use generator::content::{parse_page, FrontMatter};
+use generator::markdown::{render, RenderOptions};
+use std::path::{Path, PathBuf};
+
+pub const LANGS: [&str; 3] = ["en", "zh", "ja"];
+
+/// 1/(1 + r)^t, shown to five decimals: enough for every present value in the tables to come
+/// out the same from the factor as from the exact division.
+pub const FACTOR: Shown = Shown::Plain(5);
+
+/// The folder of the site's Markdown pages.
+pub fn content_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../content")
+}
+
+pub struct Page {
+    pub lang: &'static str,
+    pub path: PathBuf,
+    pub front: FrontMatter,
+    /// The text a reader sees, so a `$` swallowed as math cannot pass for a dollar sign.
+    pub text: String,
+    pub heading_ids: Vec<String>,
+    pub links: Vec<String>,
+}
+
+/// The page `{dir}/{name}.{lang}.md` in each language, English first.
+pub fn load(dir: &Path, name: &str) -> Vec<Page> {
+    LANGS
+        .iter()
+        .map(|&lang| {
+            let path = dir.join(format!("{name}.{lang}.md"));
+            let source = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let file = parse_page(&path, &source).unwrap_or_else(|e| panic!("{e:#}"));
+            let options = RenderOptions {
+                lang,
+                default_language: "en",
+                line_breaks: false,
+            };
+            let rendered = render(&file.body, &options).unwrap_or_else(|e| panic!("{}: {e:#}", path.display()));
+            Page {
+                lang,
+                path,
+                front: file.front,
+                text: rendered.text,
+                heading_ids: rendered.headings.into_iter().map(|h| h.id).collect(),
+                links: rendered.links.into_iter().map(|(url, _)| url).collect(),
+            }
+        })
+        .collect()
+}
+
+/// `1234.5` with 2 decimals -> `1,234.50`; a negative figure takes the minus sign `−`.
+pub fn grouped(x: f64, decimals: usize) -> String {
+    let fixed = format!("{:.*}", decimals, x.abs());
+    let (int, frac) = fixed
+        .split_once('.')
+        .map_or((fixed.as_str(), None), |(i, f)| (i, Some(f)));
+    let mut out = String::new();
+    for (i, c) in int.chars().enumerate() {
+        if i > 0 && (int.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    if let Some(frac) = frac {
+        out.push('.');
+        out.push_str(frac);
+    }
+    let rounds_to_zero = fixed.bytes().all(|b| b == b'0' || b == b'.');
+    if x < 0.0 && !rounds_to_zero {
+        format!("−{out}")
+    } else {
+        out
+    }
+}
+
+/// How a figure is printed on the pages.
+#[derive(Clone, Copy)]
+pub enum Shown {
+    /// `$1,234.50`
+    Dollars(usize),
+    /// `1,234.50`: amounts in millions, whose unit is written out in words in each language.
+    Amount(usize),
+    /// `15.0`: multiples, betas and discount factors.
+    Plain(usize),
+    /// `6.27%`, `−0.7%`
+    Percent(usize),
+}
+
+impl Shown {
+    pub fn decimals(self) -> usize {
+        match self {
+            Shown::Dollars(d) | Shown::Amount(d) | Shown::Plain(d) => d,
+            Shown::Percent(d) => d + 2,
+        }
+    }
+
+    pub fn format(self, x: f64) -> String {
+        match self {
+            Shown::Dollars(d) => format!("${}", grouped(x, d)),
+            Shown::Amount(d) | Shown::Plain(d) => grouped(x, d),
+            Shown::Percent(d) => format!("{}%", grouped(x * 100.0, d)),
+        }
+    }
+
+    /// The number a reader takes from the printed figure.
+    pub fn read(self, text: &str) -> f64 {
+        let digits = text
+            .trim_start_matches('$')
+            .trim_end_matches('%')
+            .replace([',', '$'], "");
+        let number: f64 = digits.replace('−', "-").parse().unwrap();
+        if matches!(self, Shown::Percent(_)) {
+            number / 100.0
+        } else {
+            number
+        }
+    }
+}
+
+/// A figure as the pages print it. Chinese and Japanese count large amounts in 萬 (10^4) and
+/// 億 (10^8), so an amount in millions may appear there as `4 億` / `4億` (400 million) or
+/// `2,000 萬` / `2,000万` (20 million) instead of the English `400` next to a written-out unit.
+pub struct Printed {
+    pub text: String,
+    pub millions: Option<f64>,
+}
+
+impl Printed {
+    pub fn forms(&self, lang: &str) -> Vec<String> {
+        let mut forms = vec![self.text.clone()];
+        let Some(x) = self.millions.filter(|x| *x > 0.0) else {
+            return forms;
+        };
+        let (yi, wan) = match lang {
+            "zh" => (" 億", " 萬"),
+            "ja" => ("億", "万"),
+            _ => return forms,
+        };
+        let hundredths = x * 100.0;
+        if (hundredths - hundredths.round()).abs() > 1e-6 {
+            return forms;
+        }
+        if x >= 100.0 {
+            // 420 million is 4.2 億: as many decimals as it takes, no trailing zeros.
+            let count = grouped(x / 100.0, 4);
+            let count = count.trim_end_matches('0').trim_end_matches('.');
+            forms.push(format!("{count}{yi}"));
+        } else {
+            forms.push(format!("{}{wan}", grouped(hundredths, 0)));
+        }
+        forms
+    }
+}
+
+/// The figures of one page: what must appear in its text, and every mismatch found.
+#[derive(Default)]
+pub struct Figures {
+    pub shown: Vec<Printed>,
+    pub errors: Vec<String>,
+}
+
+impl Figures {
+    pub fn show(&mut self, value: f64, shown: Shown) {
+        self.shown.push(Printed {
+            text: shown.format(value),
+            millions: matches!(shown, Shown::Amount(_)).then_some(value),
+        });
+    }
+
+    /// An input: printed as given, so it must not carry more precision than the page shows.
+    pub fn input(&mut self, name: &str, value: f64, shown: Shown) {
+        let text = shown.format(value);
+        if (shown.read(&text) - value).abs() > 1e-9 {
+            self.errors
+                .push(format!("{name}: {value} would be shown rounded as {text}"));
+        }
+        self.show(value, shown);
+    }
+
+    /// A result: within half a unit of its last shown decimal of both the exact value and the
+    /// value computed from the figures shown before it.
+    pub fn result(&mut self, name: &str, stated: f64, exact: f64, from_shown: f64, shown: Shown) {
+        let tolerance = 0.5 * 10f64.powi(-(shown.decimals() as i32)) + 1e-9;
+        for (what, computed) in [("exact", exact), ("from the shown figures", from_shown)] {
+            if (stated - computed).abs() > tolerance {
+                self.errors.push(format!(
+                    "{name}: the page states {stated} but {what} it is {computed:.6} ({})",
+                    shown.format(computed)
+                ));
+            }
+        }
+        self.show(stated, shown);
+    }
+
+    pub fn check(&mut self, claim: &str, holds: bool) {
+        if !holds {
+            self.errors
+                .push(format!("the text's conclusion no longer holds: {claim}"));
+        }
+    }
+}
+
+/// Every page whose `example:` is not the English page's, and every figure a page's text never
+/// shows in any of its forms.
+pub fn page_problems(pages: &[Page], figures: &Figures) -> Vec<String> {
+    let en = pages[0].front.example.as_ref();
+    let mut problems = Vec::new();
+    for page in &pages[1..] {
+        if page.front.example.as_ref() != en {
+            problems.push(format!(
+                "{}: `example:` differs from the English page",
+                page.path.display()
+            ));
+        }
+    }
+    for page in pages {
+        for figure in &figures.shown {
+            let forms = figure.forms(page.lang);
+            if !forms.iter().any(|form| page.text.contains(form.as_str())) {
+                problems.push(format!(
+                    "{}: the text never shows `{}`",
+                    page.path.display(),
+                    forms.join("` or `")
+                ));
+            }
+        }
+    }
+    problems
+}
+
+/// CommonMark will not close `**` between CJK punctuation and a letter (`**注意。**下一句`); the
+/// reader would see the asterisks.
+pub fn assert_emphasis_closed(page: &Page) {
+    for (number, line) in page.text.lines().enumerate() {
+        assert!(
+            !line.contains("**"),
+            "{}: stray `**` in text line {}: {line}",
+            page.path.display(),
+            number + 1
+        );
+    }
+}
