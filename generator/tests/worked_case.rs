@@ -15,11 +15,15 @@ mod figures;
 use figures::{content_dir, Figures, Page, Shown, FACTOR};
 use serde::Deserialize;
 /// The articles whose methods the case applies; each language's page links to each of them.
-const ARTICLES: [&str; 4] = [
+const ARTICLES: [&str; 8] = [
     "/valuation-models/dcf",
     "/valuation-models/wacc",
     "/valuation-models/pe",
     "/valuation-models/ev-ebitda",
+    "/valuation-models/roic",
+    "/valuation-models/reverse-dcf",
+    "/valuation-models/margin-of-safety",
+    "/valuation-models/dilution",
 ];
 /// The steps of the case, in order, with the same ids in every language.
 const SECTIONS: [&str; 11] = [
