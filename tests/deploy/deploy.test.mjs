@@ -423,6 +423,10 @@ test('an upgrade and a rollback from release archives, instance by instance, fai
   const who = identity('upgrade');
   await signUp(who);
   const cookie = await logIn(who);
+  // The logins of the traffic are another member's: each login is a new session, and a member
+  // keeps at most 20 (README, "Security"), so they would end the session this test follows.
+  const busy = identity('upgrade_busy');
+  await signUp(busy);
   const work = path.join(stack.dir, 'upgrade');
   const siteRoot = path.join(work, 'site');
   const runDir = path.join(work, 'run');
@@ -462,7 +466,7 @@ test('an upgrade and a rollback from release archives, instance by instance, fai
   try {
     await waitFor('nginx serves the first release', async () => (await traffic.request('GET', '/')).text.includes(oldEntry));
     let running = true;
-    const load = steadyTraffic(traffic, who, () => running);
+    const load = steadyTraffic(traffic, busy, () => running);
     try {
       const upgraded = await upgrade('install', archiveB);
       assert.match(upgraded.stderr, /every instance runs site-test-b/);
