@@ -11,7 +11,7 @@ import { importWithTimeout, ChunkLoadError, retryLoader, showChunkError } from '
 import { DEFAULT_LANGUAGE } from './lib/languages';
 import { watchScrollers } from './lib/scrollers';
 import { canWait, islandStylesReady, whenIdle, welcomeDone } from './lib/hydration';
-import { applyDarkMode, readPreference, readSelectedLanguage, writeLanguageCookie } from './lib/preferences';
+import { applyDarkMode, readDarkMode, readSelectedLanguage, writeLanguageCookie } from './lib/preferences';
 
 /** Retries so far on this page: each asks for its chunk under a URL not tried before. */
 let retries = 0;
@@ -81,7 +81,7 @@ function textOf(lng: string): Text {
 function start() {
   const lng = document.documentElement.dataset.lang || DEFAULT_LANGUAGE;
   // The head script already set the classes; this covers a body parsed after it ran.
-  applyDarkMode(readPreference('darkMode') === 'true');
+  applyDarkMode(readDarkMode());
   const stored = readSelectedLanguage();
   if (stored) writeLanguageCookie(stored);
   watchScrollers();
