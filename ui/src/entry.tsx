@@ -7,7 +7,7 @@ import { loaders } from 'virtual:islands';
 import { IslandRoot } from './components/IslandRoot';
 import { createI18n, type LocaleBundle } from './lib/i18n';
 import { embeddedLocale, loadLocale } from './lib/localeLoader';
-import { importWithTimeout, ChunkLoadError, retryLoader, showChunkError } from './lib/chunks';
+import { importWithTimeout, ChunkLoadError, ISLAND_FAILED, retryLoader, showChunkError } from './lib/chunks';
 import { DEFAULT_LANGUAGE } from './lib/languages';
 import { watchScrollers } from './lib/scrollers';
 import { canWait, islandStylesReady, whenIdle, welcomeDone } from './lib/hydration';
@@ -41,9 +41,11 @@ async function hydrateIsland(el: HTMLElement, text: Text, lng: string, load = lo
     const error = err instanceof ChunkLoadError ? err : new ChunkLoadError(name, 'missing', String(err));
     // A welcome dialog drawn before its script arrived has no working button without it.
     if (name === 'Welcome') welcomeDone();
+    el.classList.add(ISLAND_FAILED);
     showChunkError(el, error, () => hydrateIsland(el, text, lng, retryLoader(name, loaders[name], error, ++retries)));
     return;
   }
+  el.classList.remove(ISLAND_FAILED);
   const [bundle] = await Promise.all([text, islandStylesReady()]);
   const id = el.dataset.id || name;
   const tree = (
