@@ -445,9 +445,10 @@ fn every_page_inlines_the_rules_that_match_it_and_requests_nothing_before_painti
             assert_eq!(html.matches("<style>").count(), 1, "{route} {lang}");
             let css = rules_of(&html);
             assert!(css.contains(".skip-link{"), "{route} {lang}: the chrome's rules");
-            // Less than the whole: a calculator's page, whose rules come last, inlines most.
+            // Less than the whole: a calculator's page, whose rules come last, inlines most (86%
+            // of it on the DDM article, with the phone's drawer and calculator rules).
             assert!(
-                css.len() < whole.len() * 6 / 7,
+                css.len() < whole.len() * 7 / 8,
                 "{route} {lang}: {} of {} bytes",
                 css.len(),
                 whole.len()
@@ -959,8 +960,10 @@ fn long_guides_and_notes_have_a_contents_list_of_their_sections() {
             let listed: Vec<String> = hrefs(compact).into_iter().filter(|h| sections.contains(h)).collect();
             assert_eq!(listed, sections, "{at}");
             for href in hrefs(compact) {
+                // The last entry of a page with a calculator leads to it, after the article.
+                let target: &str = if href == "#calculator" { &html } else { article };
                 assert!(
-                    article.contains(&format!(" id=\"{}\"", &href[1..])),
+                    target.contains(&format!(" id=\"{}\"", &href[1..])),
                     "{at}: {href} leads nowhere"
                 );
             }

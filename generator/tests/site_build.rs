@@ -344,7 +344,7 @@ async fn assert_server_serves_korean(dist: &Path) {
     assert_eq!(served(dist, "/notes/first", &[("accept-language", "fr")]).await.2, "en");
     assert_eq!(
         served(dist, "/ko/no-such-page", &[]).await.1,
-        "/ko/",
+        "/ko/?not-found=1",
         "unknown pages go home in Korean"
     );
     assert_eq!(

@@ -457,13 +457,13 @@ async fn unknown_page_paths_redirect_home_in_their_language() {
     let root = fixture();
     let base = start(&dist(&root), false).await;
     for (path, target) in [
-        ("/no-such-page", "/"),
-        ("/valuation-models/xyz/", "/"),
-        ("/en/about", "/"),
-        ("/apis", "/"),
-        ("/zh/no-such-page", "/zh/"),
-        ("/zh/a/b", "/zh/"),
-        ("/ja/no-such-page?x=1", "/ja/"),
+        ("/no-such-page", "/?not-found=1"),
+        ("/valuation-models/xyz/", "/?not-found=1"),
+        ("/en/about", "/?not-found=1"),
+        ("/apis", "/?not-found=1"),
+        ("/zh/no-such-page", "/zh/?not-found=1"),
+        ("/zh/a/b", "/zh/?not-found=1"),
+        ("/ja/no-such-page?x=1", "/ja/?not-found=1"),
     ] {
         let (status, headers, _) = get(&base, path, &[("accept-language", "ja")]).await;
         assert!(status == 302 || status == 307, "{path}: {status}");
@@ -801,7 +801,7 @@ async fn dev_mode_follows_a_build_that_recreates_dist() {
     let (status, headers, _) = get(&base, "/notes", &[]).await;
     assert_eq!(
         (status.as_u16(), header(&headers, "location")),
-        (302, "/"),
+        (302, "/?not-found=1"),
         "pages gone from the new build are gone"
     );
 }

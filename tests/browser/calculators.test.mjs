@@ -288,7 +288,7 @@ describe('calculators', () => {
       assert.equal(await headline(page), 'Value per share: $25.12');
       assert.equal(await page.locator('.calc-nojs').isVisible(), true);
       assert.equal(await page.getByRole('button', { name: 'Add a year' }).isVisible(), false);
-      assert.equal(await page.locator('.calc math').count(), 4);
+      assert.equal(await page.locator('.calc-math > math').count(), 4);
     } finally {
       await page.closeContext();
     }

@@ -28,6 +28,50 @@ const storage = (page, key) => page.evaluate((k) => localStorage.getItem(k), key
 const hasDarkClass = (page) =>
   page.evaluate(() => document.documentElement.classList.contains('dark-mode') && document.body.classList.contains('dark-mode'));
 
+const focusInDrawer = (page) => page.evaluate(() => document.querySelector('.sidebar').contains(document.activeElement));
+
+/**
+ * On a phone the sidebar is a labelled drawer behind the menu button: hidden until opened, the
+ * current page marked and focused, Tab kept inside, everything else inert, Escape and the scrim
+ * close it, and focus goes back to the menu button.
+ */
+async function checkDrawer(page) {
+  const sidebar = page.locator('.sidebar');
+  const button = page.locator('.menu-button');
+  assert.equal(await sidebar.isVisible(), false, 'closed at first');
+  assert.equal(await button.isVisible(), true);
+  assert.equal(await button.getAttribute('aria-label'), 'Menu');
+  assert.equal(await button.getAttribute('aria-expanded'), 'false');
+  assert.equal(await button.getAttribute('aria-controls'), await sidebar.getAttribute('id'));
+  await button.click();
+  await sidebar.waitFor({ state: 'visible' });
+  assert.equal(await button.getAttribute('aria-expanded'), 'true');
+  assert.equal(await sidebar.getAttribute('aria-label'), 'Site menu');
+  assert.deepEqual(
+    await page.evaluate(() => [document.activeElement.getAttribute('href'), document.activeElement.getAttribute('aria-current')]),
+    ['/notes', 'page'],
+    'the current page is marked and has the focus',
+  );
+  assert.ok((await sidebar.boundingBox()).width > 200, 'the full menu, labels and all');
+  assert.equal(await page.locator('.sidebar-label').first().isVisible(), true);
+  assert.equal(await page.locator('main').evaluate((el) => el.closest('[inert]') !== null), true, 'the page behind is inert');
+  for (const key of ['Tab', 'Tab', 'Tab', 'Tab', 'Tab', 'Tab', 'Tab', 'Tab', 'Tab', 'Tab', 'Tab', 'Tab', 'Shift+Tab', 'Shift+Tab']) {
+    await page.keyboard.press(key);
+    assert.equal(await focusInDrawer(page), true, `focus left the drawer after ${key}`);
+  }
+  await page.keyboard.press('Escape');
+  await sidebar.waitFor({ state: 'hidden' });
+  assert.equal(await page.evaluate(() => document.activeElement.classList.contains('menu-button')), true, 'focus back on the button');
+  assert.equal(await button.getAttribute('aria-expanded'), 'false');
+  assert.equal(await page.locator('main').evaluate((el) => el.closest('[inert]') === null), true);
+  // The scrim beside the drawer closes it too.
+  await button.click();
+  await sidebar.waitFor({ state: 'visible' });
+  // At the viewport's right edge: beside the drawer, wherever its slide has got to.
+  await page.mouse.click(page.viewportSize().width - 8, 400);
+  await sidebar.waitFor({ state: 'hidden' });
+}
+
 /** Opens the top bar's tools dropdown (the "more" menu). */
 async function openTools(page) {
   await page.locator('.tools-dropdown > summary').click();
@@ -174,15 +218,12 @@ for (const width of [1280, 375]) {
         try {
           const sidebar = page.locator('.sidebar');
           const sidebarWidth = async () => (await sidebar.boundingBox()).width;
-          const widthIs = (wide) =>
-            page.waitForFunction((w) => document.querySelector('.sidebar').getBoundingClientRect().width > 200 === w, wide);
           if (isMobile(width)) {
-            assert.ok((await sidebarWidth()) < 70, 'collapsed at 375px');
-            await sidebar.hover();
-            await widthIs(true);
-            assert.equal(await page.locator('.sidebar-label').first().isVisible(), true);
-            // A tap on an item collapses it again after about 500 ms: still open a task after the tap
-            // (before any 500 ms timer set by it), held (collapsed) no sooner than 500 ms after it.
+            await checkDrawer(page);
+            // A tap on an item closes it again after about 500 ms: still open a task after the tap
+            // (before any 500 ms timer set by it), closed no sooner than 500 ms after it.
+            await page.locator('.menu-button').click();
+            await sidebar.waitFor({ state: 'visible' });
             await page.evaluate(() => {
               const aside = document.querySelector('.sidebar');
               document.addEventListener(
@@ -190,28 +231,37 @@ for (const width of [1280, 375]) {
                 (event) => {
                   event.preventDefault();
                   window.__tap = { at: performance.now() };
-                  setTimeout(() => (window.__tap.wideAfter = aside.classList.contains('is-held') === false), 0);
+                  setTimeout(() => (window.__tap.openAfter = aside.classList.contains('is-open')), 0);
                 },
                 { once: true, capture: true },
               );
               new MutationObserver((_, observer) => {
-                if (!aside.classList.contains('is-held')) return;
-                window.__tap.heldAfter = performance.now() - window.__tap.at;
+                if (aside.classList.contains('is-open')) return;
+                window.__tap.closedAfter = performance.now() - window.__tap.at;
                 observer.disconnect();
               }).observe(aside, { attributes: true, attributeFilter: ['class'] });
             });
             await page.locator('.sidebar-link[href="/notes"]').click();
-            await widthIs(false);
+            await sidebar.waitFor({ state: 'hidden' });
             const tap = await page.evaluate(() => window.__tap);
-            assert.equal(tap.wideAfter, true, 'still open right after the tap');
-            assert.ok(tap.heldAfter >= 495, `collapsed ${tap.heldAfter} ms after the tap, not ~500 ms`);
+            assert.equal(tap.openAfter, true, 'still open right after the tap');
+            assert.ok(tap.closedAfter >= 495, `closed ${tap.closedAfter} ms after the tap, not ~500 ms`);
+            await page.locator('.menu-button').click();
+            await sidebar.waitFor({ state: 'visible' });
           } else {
             assert.ok((await sidebarWidth()) > 200, 'expanded on desktop');
+            assert.equal(await page.locator('.menu-button').isVisible(), false, 'no menu button on desktop');
           }
           // The collapse-sidebar event clears expanded submenus.
           assert.equal(await storage(page, 'expandedMenus'), '["notes"]');
           await page.evaluate(() => window.dispatchEvent(new Event('collapse-sidebar')));
           assert.equal(await storage(page, 'expandedMenus'), '[]');
+          if (isMobile(width)) {
+            // It closes the drawer too; the footer's buttons are in it.
+            await sidebar.waitFor({ state: 'hidden' });
+            await page.locator('.menu-button').click();
+            await sidebar.waitFor({ state: 'visible' });
+          }
           // Sidebar footer buttons: tooltips, and the two placeholders alert.
           // Tooltips in Traditional Chinese on every page; accessible names in the page language.
           const tips = await page
@@ -311,6 +361,8 @@ for (const width of [1280, 375]) {
           assert.equal(await page.locator('.topbar-link[aria-current="page"]').getAttribute('href'), '/valuation-models');
           await page.locator('nav.breadcrumb a', { hasText: 'Valuation Models' }).click();
           await page.waitForURL(`${server.url}/valuation-models`);
+          await waitForIslands(page);
+          if (isMobile(width)) await page.locator('.menu-button').click();
           await page.locator('.sidebar-link[href="/notes"]').click();
           await page.waitForURL(`${server.url}/notes`);
           await waitForIslands(page);
@@ -323,6 +375,45 @@ for (const width of [1280, 375]) {
     });
   }
 }
+
+describe('phone chrome', () => {
+  const languages = [
+    { prefix: '', login: 'Member Login', short: 'Login', menu: 'Menu' },
+    { prefix: '/zh', login: '會員登入', short: '登入', menu: '選單' },
+    { prefix: '/ja', login: '会員ログイン', short: 'ログイン', menu: 'メニュー' },
+  ];
+  for (const { prefix, login, short, menu } of languages) {
+    for (const width of [375, 320]) {
+      it(`one top-bar row, a labelled menu and member button, the text column wide (${prefix || '/en'}, ${width}px)`, async () => {
+        const page = await openPage(browser, `${server.url}${prefix}/valuation-models/dcf`, { width });
+        try {
+          const bar = await page.locator('.topbar').boundingBox();
+          assert.ok(bar.height <= 60, `the top bar is ${bar.height}px tall`);
+          const rows = await page
+            .locator('.topbar .menu-button, .topbar-home, .topbar-sections, .topbar-actions > *')
+            .evaluateAll((els) => els.filter((e) => e.offsetParent !== null).map((e) => Math.round(e.getBoundingClientRect().top / 20)));
+          assert.equal(new Set(rows).size, 1, `the controls sit in one row: ${rows}`);
+          const column = await page.locator('.article').evaluate((el) => el.getBoundingClientRect().width);
+          assert.ok(column >= width - 35, `the text column is ${column}px at ${width}px`);
+          assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), width, 'no sideways scrolling');
+          assert.equal(await page.getByRole('button', { name: menu }).isVisible(), true);
+          const member = page.getByRole('link', { name: login });
+          assert.equal(await member.isVisible(), true, 'the member button is named for what it does');
+          const shown = await member.evaluate((el) =>
+            [...el.querySelectorAll('span')]
+              .filter((span) => span.getBoundingClientRect().width > 2)
+              .map((span) => span.textContent)
+              .join(' '),
+          );
+          assert.equal(shown, short, 'and says it');
+          assert.deepEqual(page.problems(), []);
+        } finally {
+          await page.closeContext();
+        }
+      });
+    }
+  }
+});
 
 describe('member login state in the top bar', () => {
   let member;

@@ -178,7 +178,8 @@ const HYDRATION = /hydrat|did not match|server rendered|Minified React error #(4
 
 /**
  * A new context and page at `url`. `width`: viewport width (height 900); `dark`: stored dark-mode
- * preference before the first load; `welcome`: leave the first-visit overlay to appear (default:
+ * preference before the first load (null: none stored); `colorScheme`: the system's ('light' or
+ * 'dark'); `welcome`: leave the first-visit overlay to appear (default:
  * marked seen, because the overlay is modal and makes the page inert); `javaScript`: false for a
  * JS-off visit; `storage`: more localStorage entries; `expectHttpErrors`: a RegExp of paths whose
  * 4xx/5xx answers the test expects (e.g. /^\/api\/denglu$/ for a wrong password).
@@ -208,6 +209,7 @@ export async function openPage(
     width = 1280,
     height = 900,
     dark = false,
+    colorScheme = 'light',
     welcome = false,
     javaScript = true,
     storage = {},
@@ -215,8 +217,12 @@ export async function openPage(
     expectHttpErrors = null,
   } = {},
 ) {
-  const context = await browser.newContext({ viewport: { width, height }, javaScriptEnabled: javaScript, locale: 'en-US' });
-  const initial = { darkMode: dark ? 'true' : 'false', ...(welcome ? {} : { hasSeenWelcome: 'true' }), ...storage };
+  const context = await browser.newContext({ viewport: { width, height }, javaScriptEnabled: javaScript, locale: 'en-US', colorScheme });
+  const initial = {
+    ...(dark === null ? {} : { darkMode: dark ? 'true' : 'false' }),
+    ...(welcome ? {} : { hasSeenWelcome: 'true' }),
+    ...storage,
+  };
   await context.addInitScript((entries) => {
     // Only on the first document of the test: later loads must see what the page itself stored.
     if (sessionStorage.getItem('__seeded')) return;

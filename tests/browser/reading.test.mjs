@@ -586,3 +586,23 @@ describe('the register form', () => {
     }
   });
 });
+
+describe('headings of an article', () => {
+  for (const width of [1280, 375]) {
+    it(`sets h3 at 20 px or more, between the text and h2 (${width}px)`, async () => {
+      const page = await openPage(browser, `${server.url}/valuation-models/dcf`, { width });
+      try {
+        const size = (selector) =>
+          page
+            .locator(selector)
+            .first()
+            .evaluate((el) => parseFloat(getComputedStyle(el).fontSize));
+        const [h2, h3, text] = [await size('.article h2'), await size('.article h3'), await size('.article p')];
+        assert.ok(h3 >= 20, `h3 is ${h3}px`);
+        assert.ok(h3 > text && h3 < h2, `h3 ${h3}px, h2 ${h2}px, text ${text}px`);
+      } finally {
+        await page.closeContext();
+      }
+    });
+  }
+});

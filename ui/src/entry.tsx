@@ -7,11 +7,11 @@ import { loaders } from 'virtual:islands';
 import { IslandRoot } from './components/IslandRoot';
 import { createI18n, type LocaleBundle } from './lib/i18n';
 import { embeddedLocale, loadLocale } from './lib/localeLoader';
-import { importWithTimeout, ChunkLoadError, retryLoader, showChunkError } from './lib/chunks';
+import { importWithTimeout, ChunkLoadError, ISLAND_FAILED, retryLoader, showChunkError } from './lib/chunks';
 import { DEFAULT_LANGUAGE } from './lib/languages';
 import { watchScrollers } from './lib/scrollers';
 import { canWait, islandStylesReady, whenIdle, welcomeDone } from './lib/hydration';
-import { applyDarkMode, readPreference, readSelectedLanguage, writeLanguageCookie } from './lib/preferences';
+import { applyDarkMode, readDarkMode, readSelectedLanguage, writeLanguageCookie } from './lib/preferences';
 
 /** Retries so far on this page: each asks for its chunk under a URL not tried before. */
 let retries = 0;
@@ -41,9 +41,11 @@ async function hydrateIsland(el: HTMLElement, text: Text, lng: string, load = lo
     const error = err instanceof ChunkLoadError ? err : new ChunkLoadError(name, 'missing', String(err));
     // A welcome dialog drawn before its script arrived has no working button without it.
     if (name === 'Welcome') welcomeDone();
+    el.classList.add(ISLAND_FAILED);
     showChunkError(el, error, () => hydrateIsland(el, text, lng, retryLoader(name, loaders[name], error, ++retries)));
     return;
   }
+  el.classList.remove(ISLAND_FAILED);
   const [bundle] = await Promise.all([text, islandStylesReady()]);
   const id = el.dataset.id || name;
   const tree = (
@@ -81,7 +83,7 @@ function textOf(lng: string): Text {
 function start() {
   const lng = document.documentElement.dataset.lang || DEFAULT_LANGUAGE;
   // The head script already set the classes; this covers a body parsed after it ran.
-  applyDarkMode(readPreference('darkMode') === 'true');
+  applyDarkMode(readDarkMode());
   const stored = readSelectedLanguage();
   if (stored) writeLanguageCookie(stored);
   watchScrollers();

@@ -17,11 +17,23 @@ beforeAll(async () => {
   source = result.outputFiles[0].text;
 });
 
-function runHead(opts: { pathname: string; pageLang: string; stored?: Record<string, string>; storageThrows?: boolean; body?: boolean }) {
+function runHead(opts: {
+  pathname: string;
+  pageLang: string;
+  stored?: Record<string, string>;
+  storageThrows?: boolean;
+  body?: boolean;
+  systemDark?: boolean;
+  search?: string;
+}) {
   const classes = new Set<string>();
   const bodyClasses = new Set<string>();
-  const calls: { replaced?: string; reloaded: boolean; cookie?: string } = { reloaded: false };
-  const classList = (set: Set<string>) => ({ add: (c: string) => set.add(c), contains: (c: string) => set.has(c) });
+  const calls: { replaced?: string; reloaded: boolean; cookie?: string; address?: string } = { reloaded: false };
+  const classList = (set: Set<string>) => ({
+    add: (c: string) => set.add(c),
+    remove: (c: string) => set.delete(c),
+    contains: (c: string) => set.has(c),
+  });
   const document = {
     readyState: 'interactive',
     documentElement: { classList: classList(classes), getAttribute: (n: string) => (n === 'data-lang' ? opts.pageLang : null) },
@@ -40,10 +52,18 @@ function runHead(opts: { pathname: string; pageLang: string; stored?: Record<str
   const sessionStorage = { getItem: (k: string) => session.get(k) ?? null, setItem: (k: string, v: string) => session.set(k, v) };
   const location = {
     pathname: opts.pathname,
-    search: '?q=1',
+    search: opts.search ?? '?q=1',
     hash: '',
     replace: (url: string) => (calls.replaced = url),
     reload: () => (calls.reloaded = true),
+  };
+  const matchMedia = (query: string) => ({ matches: query === '(prefers-color-scheme: dark)' && opts.systemDark === true });
+  const history = {
+    state: null,
+    replaceState: (_state: unknown, _title: string, url: string) => {
+      calls.address = url;
+      location.search = url.includes('?') ? url.slice(url.indexOf('?')) : '';
+    },
   };
   class MutationObserver {
     observe() {}
@@ -60,9 +80,11 @@ function runHead(opts: { pathname: string; pageLang: string; stored?: Record<str
     'MutationObserver',
     'addEventListener',
     'PerformanceObserver',
+    'matchMedia',
+    'history',
     source,
-  )(document, storage, location, sessionStorage, MutationObserver, addEventListener, undefined);
-  expect(loadListeners).toEqual(['load']);
+  )(document, storage, location, sessionStorage, MutationObserver, addEventListener, undefined, matchMedia, history);
+  expect(loadListeners.filter((type) => type === 'load')).toEqual(['load']);
   return { classes, bodyClasses, calls };
 }
 
@@ -103,6 +125,30 @@ describe('head script', () => {
     const { calls } = runHead({ pathname: '/notes', pageLang: 'zh', stored: { selectedLanguage: 'en' } });
     expect(calls.replaced).toBeUndefined();
     expect(calls.reloaded).toBe(true);
+  });
+
+  it('follows a dark system while no choice is stored, and the stored choice after', () => {
+    expect(runHead({ pathname: '/', pageLang: 'en', systemDark: true }).classes.has('dark-mode')).toBe(true);
+    expect(runHead({ pathname: '/', pageLang: 'en', systemDark: false }).classes.has('dark-mode')).toBe(false);
+    expect(runHead({ pathname: '/', pageLang: 'en', systemDark: true, stored: { darkMode: 'false' } }).classes.has('dark-mode')).toBe(
+      false,
+    );
+    expect(runHead({ pathname: '/', pageLang: 'en', systemDark: false, stored: { darkMode: 'true' } }).classes.has('dark-mode')).toBe(true);
+  });
+
+  it('keeps an address that names its language, whatever is stored', () => {
+    const { calls } = runHead({ pathname: '/ja/notes', pageLang: 'ja', stored: { selectedLanguage: 'zh' } });
+    expect(calls.replaced).toBeUndefined();
+    expect(calls.reloaded).toBe(false);
+  });
+
+  it('marks the not-found flag, takes it out of the address, and carries it to the stored language', () => {
+    const here = runHead({ pathname: '/', pageLang: 'en', search: '?not-found=1' });
+    expect(here.classes.has('page-missing')).toBe(true);
+    expect(here.calls.address).toBe('/');
+    expect(runHead({ pathname: '/', pageLang: 'en' }).classes.has('page-missing')).toBe(false);
+    const moved = runHead({ pathname: '/', pageLang: 'en', search: '?not-found=1', stored: { selectedLanguage: 'ja' } });
+    expect(moved.calls.replaced).toBe('/ja/?not-found=1');
   });
 
   it('survives a localStorage that throws', () => {

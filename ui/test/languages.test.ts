@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain ES module of the build, without types
 import { configFile, languagesModule, moduleFile } from '../languages-module.mjs';
-import { languageRedirect, localizedPath, splitLanguagePrefix } from '../src/lib/languages';
+import { addressNamesLanguage, languageRedirect, localizedPath, splitLanguagePrefix } from '../src/lib/languages';
 import { activeSection } from '../src/lib/sections';
 
 describe('language prefixes', () => {
@@ -35,6 +35,14 @@ describe('head script redirect rule', () => {
     expect(languageRedirect('/notes', 'en', 'en')).toBeNull();
     expect(languageRedirect('/notes', 'en', 'fr')).toBeNull();
     expect(languageRedirect('/notes', null, 'zh')).toBeNull();
+  });
+
+  it('leaves an address that names its language alone (the head script asks first)', () => {
+    expect(addressNamesLanguage('/ja/valuation-models/dcf')).toBe(true);
+    expect(addressNamesLanguage('/zh/')).toBe(true);
+    expect(addressNamesLanguage('/notes')).toBe(false);
+    expect(addressNamesLanguage('/')).toBe(false);
+    expect(addressNamesLanguage('/en/notes')).toBe(false);
   });
 
   it('never sends a page to itself', () => {

@@ -40,6 +40,9 @@ impl Entry {
     }
 }
 
+/// The query of the redirect home from an unknown page path.
+pub const NOT_FOUND_FLAG: &str = "not-found=1";
+
 /// One load of `dist/`.
 #[derive(Clone)]
 pub struct Site {
@@ -53,7 +56,7 @@ pub struct Site {
     /// Per language: collection (`notes`) to its `404.html`, for its unknown entries (other
     /// unknown page paths redirect home).
     pub not_found_pages: Vec<HashMap<Box<str>, Arc<Entry>>>,
-    /// Per language: where an unknown page path goes (`/`, `/zh/`).
+    /// Per language: where an unknown page path goes (`/?not-found=1`, `/zh/?not-found=1`).
     pub home_redirects: Vec<HeaderValue>,
     /// A page's old URL (`aliases:`), without slashes like `pages`, to its page's URL in each
     /// language (`/notes/new`, `/zh/notes/new`).
@@ -149,10 +152,12 @@ impl Site {
         let home_redirects = (facts.languages.iter())
             .enumerate()
             .map(|(i, l)| {
+                // The flag makes the home page say, once, that the page asked for was not found
+                // (the UI's head script reads it: `ui/src/lib/notFound.ts`).
                 let target = if i == default_language {
-                    "/".to_string()
+                    format!("/?{NOT_FOUND_FLAG}")
                 } else {
-                    format!("/{}/", l.code)
+                    format!("/{}/?{NOT_FOUND_FLAG}", l.code)
                 };
                 HeaderValue::from_str(&target).expect("language codes are plain")
             })

@@ -36,6 +36,7 @@ export function Calculator({
       <h2 id={headingId}>{title}</h2>
       <p className="calc-intro">{intro}</p>
       <p className="calc-nojs">{t('calculator.noScript')}</p>
+      <p className="calc-unloaded">{t('calculator.unloaded')}</p>
       {choice}
       <div className="calc-body">
         <div className="calc-inputs">{inputs}</div>

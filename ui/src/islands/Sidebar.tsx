@@ -1,7 +1,9 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Icon } from '../components/Icon';
+import { useDrawer } from '../components/drawer';
 import { announceUnderDevelopment } from '../components/siteActions';
+import { DRAWER_ID } from '../components/topbar/MenuButton';
 import { isLang, localizedPath, DEFAULT_LANGUAGE, type Lang } from '../lib/languages';
 import { MOBILE_QUERY } from '../lib/media';
 import { readExpandedMenus, setExpandedMenus, useDarkMode, useExpandedMenus } from '../lib/preferences';
@@ -33,7 +35,7 @@ const TOOLTIPS = {
   settings: '設定',
 } as const;
 
-/** On mobile a tapped item collapses the menu again after this long (SPEC section 9). */
+/** On mobile a tapped item closes the drawer again after this long (SPEC section 9). */
 const MOBILE_COLLAPSE_MS = 500;
 
 export default function Sidebar({ lang: langProp, menu }: SidebarProps) {
@@ -41,27 +43,27 @@ export default function Sidebar({ lang: langProp, menu }: SidebarProps) {
   const lang: Lang = isLang(langProp) ? langProp : DEFAULT_LANGUAGE;
   const expanded = useExpandedMenus();
   const [darkMode, toggleDarkMode] = useDarkMode();
-  // Collapsed at 768px or less by CSS; hovering expands it unless it was just collapsed on purpose,
-  // until the pointer or the keyboard comes back.
-  const [held, setHeld] = useState(false);
+  // Collapsed at 768px or less: a drawer behind the top bar's menu button (components/drawer.ts).
+  const aside = useRef<HTMLElement>(null);
+  const { open: drawerOpen, close } = useDrawer(aside);
   const timer = useRef<number | undefined>(undefined);
 
   useEffect(() => {
     const onCollapse = () => {
       setExpandedMenus([]);
-      setHeld(true);
+      close();
     };
     window.addEventListener('collapse-sidebar', onCollapse);
     return () => {
       window.removeEventListener('collapse-sidebar', onCollapse);
       window.clearTimeout(timer.current);
     };
-  }, []);
+  }, [close]);
 
   const onItemClick = () => {
     if (!window.matchMedia(MOBILE_QUERY).matches) return;
     window.clearTimeout(timer.current);
-    timer.current = window.setTimeout(() => setHeld(true), MOBILE_COLLAPSE_MS);
+    timer.current = window.setTimeout(close, MOBILE_COLLAPSE_MS);
   };
 
   const toggleSubMenu = (key: string) => {
@@ -107,50 +109,56 @@ export default function Sidebar({ lang: langProp, menu }: SidebarProps) {
   const label = (key: keyof typeof TOOLTIPS) => t(`sidebarTips.${key}`, TOOLTIPS[key]);
 
   return (
-    <aside
-      className={`sidebar${held ? ' is-held' : ''}`}
-      aria-label={t('navLabel', { ns: 'sidebar', defaultValue: 'Site menu' })}
-      onMouseEnter={() => setHeld(false)}
-      onFocus={(event) => {
-        // Keyboard focus arriving from outside opens it again; focus already inside does not.
-        if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setHeld(false);
-      }}
-    >
-      <nav className="sidebar-nav">{renderItems(menu, 0)}</nav>
-      <div className="sidebar-footer">
-        <button
-          type="button"
-          className="icon-button needs-js"
-          title={TOOLTIPS.darkMode}
-          aria-label={label('darkMode')}
-          aria-pressed={darkMode}
-          onClick={toggleDarkMode}
-        >
-          <Icon name="moon" className="when-light" />
-          <Icon name="sun" className="when-dark" />
-        </button>
-        <a className="icon-button" href={localizedPath('/search', lang)} title={TOOLTIPS.search} aria-label={label('search')}>
-          <Icon name="search" />
-        </a>
-        <button
-          type="button"
-          className="icon-button needs-js"
-          title={TOOLTIPS.documentation}
-          aria-label={label('documentation')}
-          onClick={() => announceUnderDevelopment(t)}
-        >
-          <Icon name="book" />
-        </button>
-        <button
-          type="button"
-          className="icon-button needs-js"
-          title={TOOLTIPS.settings}
-          aria-label={label('settings')}
-          onClick={() => announceUnderDevelopment(t)}
-        >
-          <Icon name="settings" />
-        </button>
-      </div>
-    </aside>
+    <>
+      {drawerOpen && <div className="drawer-scrim" aria-hidden="true" onClick={close} />}
+      <aside
+        ref={aside}
+        id={DRAWER_ID}
+        className={`sidebar${drawerOpen ? ' is-open' : ''}`}
+        aria-label={t('navLabel', { ns: 'sidebar', defaultValue: 'Site menu' })}
+      >
+        <div className="drawer-head">
+          <span className="drawer-title">{t('topbar.menu', 'Menu')}</span>
+          <button type="button" className="icon-button drawer-close" aria-label={t('topbar.closeMenu', 'Close menu')} onClick={close}>
+            <Icon name="close" />
+          </button>
+        </div>
+        <nav className="sidebar-nav">{renderItems(menu, 0)}</nav>
+        <div className="sidebar-footer">
+          <button
+            type="button"
+            className="icon-button needs-js"
+            title={TOOLTIPS.darkMode}
+            aria-label={label('darkMode')}
+            aria-pressed={darkMode}
+            onClick={toggleDarkMode}
+          >
+            <Icon name="moon" className="when-light" />
+            <Icon name="sun" className="when-dark" />
+          </button>
+          <a className="icon-button" href={localizedPath('/search', lang)} title={TOOLTIPS.search} aria-label={label('search')}>
+            <Icon name="search" />
+          </a>
+          <button
+            type="button"
+            className="icon-button needs-js"
+            title={TOOLTIPS.documentation}
+            aria-label={label('documentation')}
+            onClick={() => announceUnderDevelopment(t)}
+          >
+            <Icon name="book" />
+          </button>
+          <button
+            type="button"
+            className="icon-button needs-js"
+            title={TOOLTIPS.settings}
+            aria-label={label('settings')}
+            onClick={() => announceUnderDevelopment(t)}
+          >
+            <Icon name="settings" />
+          </button>
+        </div>
+      </aside>
+    </>
   );
 }

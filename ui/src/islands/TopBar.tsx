@@ -4,6 +4,7 @@ import { Modal } from '../components/Modal';
 import { useDropdownDismissal } from '../components/topbar/dropdowns';
 import { LanguageMenu, type LanguageLink } from '../components/topbar/LanguageMenu';
 import { MemberButton } from '../components/topbar/MemberButton';
+import { MenuButton } from '../components/topbar/MenuButton';
 import { SectionNav } from '../components/topbar/SectionNav';
 import { ToolsMenu } from '../components/topbar/ToolsMenu';
 import { isLang, localizedPath, DEFAULT_LANGUAGE, type Lang } from '../lib/languages';
@@ -41,6 +42,7 @@ export default function TopBar({ route, lang: langProp, languages }: TopBarProps
 
   return (
     <header className="topbar" ref={bar}>
+      <MenuButton />
       <SectionNav lang={lang} active={active} />
       <div className="topbar-actions">
         <LanguageMenu lang={lang} languages={languages} />

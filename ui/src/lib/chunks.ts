@@ -62,6 +62,12 @@ export function retryLoader<T>(name: string, load: () => Promise<T>, failed: Chu
   return () => import(fresh.href) as Promise<T>;
 }
 
+/**
+ * The class on an island whose script could not load, until a retry loads it: what it prerendered
+ * for that case shows (a calculator says its article's example still holds).
+ */
+export const ISLAND_FAILED = 'island-failed';
+
 /** Shows the error in front of the island's prerendered HTML, which stays readable. */
 export function showChunkError(el: HTMLElement, error: ChunkLoadError, retry: () => void): void {
   console.warn(error);

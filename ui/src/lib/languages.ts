@@ -20,6 +20,11 @@ export function splitLanguagePrefix(pathname: string): { lang: Lang; route: stri
   return { lang: match[1], route: match[2] && match[2] !== '' ? match[2] : '/' };
 }
 
+/** Whether the address names its language (`/ja/notes`); the default language's has no prefix. */
+export function addressNamesLanguage(pathname: string): boolean {
+  return splitLanguagePrefix(pathname).lang !== DEFAULT_LANGUAGE;
+}
+
 /**
  * The path of an English route in a language: `localizedPath('/notes', 'zh')` is `/zh/notes`, home
  * is `/zh/`; a code that is not one of the site's languages leaves the route as it is.

@@ -8,3 +8,6 @@ export const PREFERENCE_KEYS = {
   activeTopBarButton: 'activeTopBarButton',
 } as const;
 export type PreferenceKey = keyof typeof PREFERENCE_KEYS;
+
+/** With no stored darkMode the page follows the system's colour scheme (the head script too). */
+export const SYSTEM_DARK_QUERY = '(prefers-color-scheme: dark)';

@@ -3,7 +3,7 @@
 import { useCallback, useSyncExternalStore } from 'react';
 import { isLang, type Lang } from './languages';
 
-import { PREFERENCE_KEYS, type PreferenceKey } from './preferenceKeys';
+import { PREFERENCE_KEYS, SYSTEM_DARK_QUERY, type PreferenceKey } from './preferenceKeys';
 
 export { PREFERENCE_KEYS, type PreferenceKey };
 
@@ -35,17 +35,33 @@ function notify() {
 
 function onStorage(event: StorageEvent) {
   if (event.key === null || Object.values(PREFERENCE_KEYS).includes(event.key as never)) {
-    if (event.key === PREFERENCE_KEYS.darkMode || event.key === null) applyDarkMode(readPreference('darkMode') === 'true');
+    if (event.key === PREFERENCE_KEYS.darkMode || event.key === null) applyDarkMode(readDarkMode());
     notify();
   }
 }
 
+function systemScheme(): MediaQueryList | null {
+  return typeof window !== 'undefined' && typeof window.matchMedia === 'function' ? window.matchMedia(SYSTEM_DARK_QUERY) : null;
+}
+
+// The system's scheme changed (e.g. at dusk): a visitor who never chose follows it.
+function onSystemScheme() {
+  if (readPreference('darkMode') === null) applyDarkMode(readDarkMode());
+  notify();
+}
+
 export function subscribePreferences(listener: () => void): () => void {
-  if (listeners.size === 0 && typeof window !== 'undefined') window.addEventListener('storage', onStorage);
+  if (listeners.size === 0 && typeof window !== 'undefined') {
+    window.addEventListener('storage', onStorage);
+    systemScheme()?.addEventListener('change', onSystemScheme);
+  }
   listeners.add(listener);
   return () => {
     listeners.delete(listener);
-    if (listeners.size === 0 && typeof window !== 'undefined') window.removeEventListener('storage', onStorage);
+    if (listeners.size === 0 && typeof window !== 'undefined') {
+      window.removeEventListener('storage', onStorage);
+      systemScheme()?.removeEventListener('change', onSystemScheme);
+    }
   };
 }
 
@@ -71,9 +87,15 @@ export function setDarkMode(on: boolean): void {
   writePreference('darkMode', on ? 'true' : 'false');
 }
 
+/** Dark mode as shown: the stored 'true'/'false' once the visitor used the toggle, else the system's. */
+export function readDarkMode(): boolean {
+  const stored = readPreference('darkMode');
+  return stored === null ? (systemScheme()?.matches ?? false) : stored === 'true';
+}
+
 export function useDarkMode(): [boolean, () => void] {
-  const on = usePreference('darkMode') === 'true';
-  const toggle = useCallback(() => setDarkMode(readPreference('darkMode') !== 'true'), []);
+  const on = useSyncExternalStore(subscribePreferences, readDarkMode, () => false);
+  const toggle = useCallback(() => setDarkMode(!readDarkMode()), []);
   return [on, toggle];
 }
 

@@ -26,7 +26,11 @@ export function MemberButton({ lang, onLoggedOut }: { lang: Lang; onLoggedOut: (
   ) : (
     <a className="button button-primary member-button" href={localizedPath('/login', lang)} onClick={() => setActiveTopBarButton('login')}>
       <Icon name="login" />
-      <span>{t('topbar.memberLogin', 'Member Login')}</span>
+      {/* A phone shows the short word, which the accessible name (the full one) contains. */}
+      <span className="member-label-long">{t('topbar.memberLogin', 'Member Login')}</span>
+      <span className="member-label-short" aria-hidden="true">
+        {t('topbar.memberLoginShort', 'Login')}
+      </span>
     </a>
   );
 }

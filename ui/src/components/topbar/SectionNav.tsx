@@ -1,4 +1,5 @@
 // The top bar's section links: home, then every top-bar section of the site.
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Icon } from '../Icon';
 import { collapseSidebar } from '../siteActions';
@@ -11,6 +12,16 @@ const HOME_RECOLLAPSE_MS = 50;
 
 export function SectionNav({ lang, active }: { lang: Lang; active: Section | null }) {
   const { t } = useTranslation();
+  const strip = useRef<HTMLUListElement>(null);
+
+  // On a phone the sections are a strip that scrolls sideways: bring the active one into it.
+  useEffect(() => {
+    const list = strip.current;
+    const link = list?.querySelector<HTMLElement>('.is-active');
+    if (!list || !link || list.scrollWidth <= list.clientWidth) return;
+    const offset = link.getBoundingClientRect().left - list.getBoundingClientRect().left;
+    list.scrollLeft += offset - (list.clientWidth - link.offsetWidth) / 2;
+  }, [active]);
 
   const onHome = () => {
     setActiveTopBarButton('home');
@@ -29,7 +40,7 @@ export function SectionNav({ lang, active }: { lang: Lang; active: Section | nul
         <Icon name="home" />
         <span>{t('topbar.home', 'Home')}</span>
       </a>
-      <ul className="topbar-sections">
+      <ul className="topbar-sections" ref={strip}>
         {TOP_BAR_SECTIONS.filter((section) => section.key !== 'home').map((section) => (
           <li key={section.key}>
             <a
