@@ -124,7 +124,7 @@ pub struct ServeArgs {
     /// Where visitors reach the site; https makes cookies Secure [default: http://$LISTEN]
     #[arg(long, env = "PUBLIC_URL")]
     pub public_url: Option<String>,
-    /// smtp://host:port, smtps://user:pass@host or smtp://host?tls=required; unset: mail goes to $DATA_DIR/outbox/*.eml
+    /// smtps://user:pass@host or smtp://host?tls=required (plain smtp:// only to a loopback relay); unset: mail goes to $DATA_DIR/outbox/*.eml
     #[arg(long, env = "SMTP_URL", hide_env_values = true)]
     pub smtp_url: Option<String>,
     /// Sender of the API's mail.

@@ -161,3 +161,45 @@ fn smtp_credentials_without_tls_stop_the_server() {
         );
     }
 }
+
+/// Codes in a mail sent in clear to another machine can be read on the way, credentials or not.
+#[test]
+fn plain_smtp_to_a_host_that_is_not_loopback_stops_the_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let serve = |smtp_url: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_api"))
+            .args(["serve", "--port", "0"])
+            .env("DATA_DIR", dir.path())
+            .env("DIST_DIR", dir.path().join("no-dist"))
+            .env("SMTP_URL", smtp_url)
+            .output()
+            .unwrap();
+        (out.status.success(), String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    for refused in [
+        "smtp://mail.example.test:25",
+        "smtp://192.0.2.7:2525",
+        "smtp://[2001:db8::1]:25",
+    ] {
+        let (ok, err) = serve(refused);
+        assert!(!ok, "{refused}");
+        assert!(
+            err.contains("SMTP_URL") && err.contains("not loopback"),
+            "{refused}: {err}"
+        );
+    }
+    // TLS, or a relay on this machine, and the server goes on to complain about the missing dist/.
+    for allowed in [
+        "smtp://mail.example.test:25?tls=required",
+        "smtps://mail.example.test",
+        "smtp://127.0.0.1:2525",
+        "smtp://localhost:25",
+        "smtp://[::1]:25",
+    ] {
+        let (_, err) = serve(allowed);
+        assert!(
+            !err.contains("not loopback") && err.contains("dist/ is not built"),
+            "{allowed}: {err}"
+        );
+    }
+}
