@@ -25,13 +25,13 @@ on_both_databases! {
         // The code works twice, then no more.
         for (name, email) in [("first", "first@example.com"), ("second", "second@example.com")] {
             let email_code = app.signup_code(email, name).await;
-            app.post("/api/register", json!({"username": name, "password": "password123", "email": email,
+            app.post("/api/register", json!({"username": name, "password": "password1234", "email": email,
                                              "invitationCode": code, "emailVerificationCode": email_code}))
                 .await
                 .assert(StatusCode::OK);
         }
         let email_code = app.signup_code("third@example.com", "third").await;
-        app.post("/api/register", json!({"username": "third", "password": "password123", "email": "third@example.com",
+        app.post("/api/register", json!({"username": "third", "password": "password1234", "email": "third@example.com",
                                          "invitationCode": code, "emailVerificationCode": email_code}))
             .await
             .assert(StatusCode::BAD_REQUEST);
@@ -57,7 +57,7 @@ on_both_databases! {
         let (_, list, _) = api_cli(&app, &["invite", "list"]);
         assert!(list.contains("revoked"), "{list}");
         let email_code = app.signup_code("rev@example.com", "rev").await;
-        app.post("/api/register", json!({"username": "rev", "password": "password123", "email": "rev@example.com",
+        app.post("/api/register", json!({"username": "rev", "password": "password1234", "email": "rev@example.com",
                                          "invitationCode": code, "emailVerificationCode": email_code}))
             .await
             .assert(StatusCode::BAD_REQUEST);
