@@ -124,7 +124,7 @@ pub struct ServeArgs {
     /// Where visitors reach the site; https makes cookies Secure [default: http://$LISTEN]
     #[arg(long, env = "PUBLIC_URL")]
     pub public_url: Option<String>,
-    /// smtp://host:port, smtps://user:pass@host or smtp://host?tls=required; unset: mail goes to $DATA_DIR/outbox/*.eml
+    /// smtps://user:pass@host or smtp://host?tls=required (plain smtp:// only to a loopback relay); unset: mail goes to $DATA_DIR/outbox/*.eml
     #[arg(long, env = "SMTP_URL", hide_env_values = true)]
     pub smtp_url: Option<String>,
     /// Sender of the API's mail.
@@ -166,12 +166,25 @@ pub struct ServeArgs {
     /// With an https PUBLIC_URL, HSTS also covers every subdomain (true or false)
     #[arg(long, env = "HSTS_INCLUDE_SUBDOMAINS", default_value_t = true, action = clap::ArgAction::Set)]
     pub hsts_include_subdomains: bool,
+    /// Open connections at most; more wait until one closes
+    #[arg(long, env = "MAX_CONNECTIONS", default_value_t = 500, value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_connections: u32,
+    /// Seconds a request may take before its answer starts; past it the client gets 503
+    #[arg(long, env = "REQUEST_TIMEOUT_SECONDS", default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..))]
+    pub request_timeout_seconds: u64,
 }
 
 impl ServeArgs {
     pub fn listen_addr(&self) -> SocketAddr {
         self.listen
             .unwrap_or_else(|| SocketAddr::from(([127, 0, 0, 1], self.port)))
+    }
+
+    pub fn limits(&self) -> site_server::server::Limits {
+        site_server::server::Limits {
+            max_connections: self.max_connections as usize,
+            request_timeout: std::time::Duration::from_secs(self.request_timeout_seconds),
+        }
     }
 
     pub fn settings(&self) -> anyhow::Result<Settings> {

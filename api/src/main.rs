@@ -20,7 +20,8 @@ async fn main() -> anyhow::Result<()> {
             } else {
                 site_server::server::SHUTDOWN_GRACE
             };
-            site_server::server::serve(listener, app, site_server::server::shutdown_signal(), grace).await?;
+            let limits = args.limits();
+            site_server::server::serve(listener, app, site_server::server::shutdown_signal(), grace, limits).await?;
             tracing::info!("stopped");
         }
         Command::Invite { command, storage } => api::cli::invite(&command, &storage, &mut std::io::stdout()).await?,

@@ -28,7 +28,7 @@ on_both_databases! {
         let code = first.wait_for_mails("both@example.com", 1).await[0].code().unwrap();
         let invite = first.invite(1, None).await;
         second
-            .post("/api/register", json!({"username": "both", "password": "password123", "email": "both@example.com",
+            .post("/api/register", json!({"username": "both", "password": "password1234", "email": "both@example.com",
                                           "invitationCode": invite, "emailVerificationCode": code}))
             .await
             .assert(StatusCode::OK);
@@ -43,7 +43,7 @@ on_both_databases! {
             app.post("/api/auth/verify-invite", json!({"token": "t", "inviteCode": format!("CODE-{i}")}))
                 .await
                 .assert(StatusCode::BAD_REQUEST);
-            app.post("/api/register", json!({"username": "guess", "password": "password123", "email": "g@example.com",
+            app.post("/api/register", json!({"username": "guess", "password": "password1234", "email": "g@example.com",
                                              "invitationCode": "X", "emailVerificationCode": format!("{i:06}")}))
                 .await
                 .assert(StatusCode::BAD_REQUEST);

@@ -107,7 +107,7 @@ on_both_databases! {
             .assert(StatusCode::UNAUTHORIZED);
         // The invitation made before the backup still opens a sign-up: its key came along.
         restored.register_with_invite("newcomer", "newcomer@example.com", &unused).await;
-        restored.login("newcomer", "password123").await;
+        restored.login("newcomer", "password1234").await;
 
         // Restoring again over the restored database is refused and changes nothing.
         let before = snapshot(&new_data);
@@ -115,7 +115,7 @@ on_both_databases! {
         assert!(!ok);
         assert!(err.contains("api restore writes only"), "{err}");
         assert_eq!(snapshot(&new_data), before);
-        restored.login("newcomer", "password123").await;
+        restored.login("newcomer", "password1234").await;
     }
 }
 

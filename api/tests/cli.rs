@@ -25,13 +25,13 @@ on_both_databases! {
         // The code works twice, then no more.
         for (name, email) in [("first", "first@example.com"), ("second", "second@example.com")] {
             let email_code = app.signup_code(email, name).await;
-            app.post("/api/register", json!({"username": name, "password": "password123", "email": email,
+            app.post("/api/register", json!({"username": name, "password": "password1234", "email": email,
                                              "invitationCode": code, "emailVerificationCode": email_code}))
                 .await
                 .assert(StatusCode::OK);
         }
         let email_code = app.signup_code("third@example.com", "third").await;
-        app.post("/api/register", json!({"username": "third", "password": "password123", "email": "third@example.com",
+        app.post("/api/register", json!({"username": "third", "password": "password1234", "email": "third@example.com",
                                          "invitationCode": code, "emailVerificationCode": email_code}))
             .await
             .assert(StatusCode::BAD_REQUEST);
@@ -57,7 +57,7 @@ on_both_databases! {
         let (_, list, _) = api_cli(&app, &["invite", "list"]);
         assert!(list.contains("revoked"), "{list}");
         let email_code = app.signup_code("rev@example.com", "rev").await;
-        app.post("/api/register", json!({"username": "rev", "password": "password123", "email": "rev@example.com",
+        app.post("/api/register", json!({"username": "rev", "password": "password1234", "email": "rev@example.com",
                                          "invitationCode": code, "emailVerificationCode": email_code}))
             .await
             .assert(StatusCode::BAD_REQUEST);
@@ -158,6 +158,48 @@ fn smtp_credentials_without_tls_stop_the_server() {
         assert!(
             !err.contains("no TLS") && err.contains("dist/ is not built"),
             "{ok}: {err}"
+        );
+    }
+}
+
+/// Codes in a mail sent in clear to another machine can be read on the way, credentials or not.
+#[test]
+fn plain_smtp_to_a_host_that_is_not_loopback_stops_the_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let serve = |smtp_url: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_api"))
+            .args(["serve", "--port", "0"])
+            .env("DATA_DIR", dir.path())
+            .env("DIST_DIR", dir.path().join("no-dist"))
+            .env("SMTP_URL", smtp_url)
+            .output()
+            .unwrap();
+        (out.status.success(), String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    for refused in [
+        "smtp://mail.example.test:25",
+        "smtp://192.0.2.7:2525",
+        "smtp://[2001:db8::1]:25",
+    ] {
+        let (ok, err) = serve(refused);
+        assert!(!ok, "{refused}");
+        assert!(
+            err.contains("SMTP_URL") && err.contains("not loopback"),
+            "{refused}: {err}"
+        );
+    }
+    // TLS, or a relay on this machine, and the server goes on to complain about the missing dist/.
+    for allowed in [
+        "smtp://mail.example.test:25?tls=required",
+        "smtps://mail.example.test",
+        "smtp://127.0.0.1:2525",
+        "smtp://localhost:25",
+        "smtp://[::1]:25",
+    ] {
+        let (_, err) = serve(allowed);
+        assert!(
+            !err.contains("not loopback") && err.contains("dist/ is not built"),
+            "{allowed}: {err}"
         );
     }
 }

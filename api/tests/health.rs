@@ -30,8 +30,8 @@ async fn a_database_outage_answers_503_and_recovers() {
     url.set_port(Some(relay.addr.port())).unwrap();
     let relayed = url.to_string();
     let app = TestApp::with(Backend::Postgres, |s| s.database_url = relayed).await;
-    app.register("outlast", "outlast@example.com", "password123").await;
-    let cookie = app.login("outlast", "password123").await;
+    app.register("outlast", "outlast@example.com", "password1234").await;
+    let cookie = app.login("outlast", "password1234").await;
 
     relay.cut().await;
     let status = app
@@ -43,7 +43,7 @@ async fn a_database_outage_answers_503_and_recovers() {
     let login = app
         .post(
             "/api/denglu",
-            serde_json::json!({"username": "outlast", "password": "password123"}),
+            serde_json::json!({"username": "outlast", "password": "password1234"}),
         )
         .await;
     login.assert(StatusCode::SERVICE_UNAVAILABLE);
@@ -75,5 +75,5 @@ async fn a_database_outage_answers_503_and_recovers() {
         Some("outlast"),
         "the session outlived the outage"
     );
-    app.login("outlast", "password123").await;
+    app.login("outlast", "password1234").await;
 }

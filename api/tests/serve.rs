@@ -249,3 +249,81 @@ fn sigint_stops_an_idle_server_cleanly() {
     let status = served.wait_for_exit();
     assert!(status.success(), "{status}\n{}", served.log());
 }
+
+/// A feed host that accepts connections and never answers: `/api/feed` waits on it (up to the
+/// feed's own 10 s fetch timeout, after which it would answer 200 from an empty cache).
+fn silent_feed_host() -> (String, std::thread::JoinHandle<()>) {
+    let host = TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/feed.xml", host.local_addr().unwrap());
+    let held = std::thread::spawn(move || {
+        let mut open = Vec::new();
+        for stream in host.incoming().take(4).map_while(Result::ok) {
+            open.push(stream);
+        }
+    });
+    (url, held)
+}
+
+#[test]
+fn a_request_past_the_timeout_is_answered_503() {
+    let (feed_url, _held) = silent_feed_host();
+    let served = Served::start(&[("REQUEST_TIMEOUT_SECONDS", "1".into()), ("BLOG_FEED_URL", feed_url)]);
+    let (head, body) = get(served.addr, "/api/feed");
+    assert!(head.starts_with("HTTP/1.1 503"), "{head}{body}");
+    assert!(head.to_ascii_lowercase().contains("retry-after: 5"), "{head}");
+    assert!(body.contains("too long"), "{body}");
+    wait_until("the timeout is logged", || served.log_has("request_timed_out"));
+    assert!(served.log_has("GET /api/feed"), "{}", served.log());
+    // The server goes on answering.
+    let (head, _) = get(served.addr, "/");
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+}
+
+/// Sends a keep-alive GET / and reads its answer: the connection stays open afterwards.
+fn keep_open(addr: SocketAddr) -> TcpStream {
+    let mut stream = TcpStream::connect(addr).unwrap();
+    write!(stream, "GET / HTTP/1.1\r\nHost: {addr}\r\n\r\n").unwrap();
+    let (head, _) = read_response(&mut stream);
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    stream
+}
+
+#[test]
+fn connections_beyond_the_cap_wait_until_one_closes() {
+    let served = Served::start(&[("MAX_CONNECTIONS", "2".into())]);
+    let first = keep_open(served.addr);
+    let _second = keep_open(served.addr);
+    // The third connects (the kernel's backlog) but is not served while both are open. This
+    // wait can only let a broken cap pass on a very slow machine, never fail a working one.
+    let mut third = TcpStream::connect(served.addr).unwrap();
+    write!(
+        third,
+        "GET / HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+        served.addr
+    )
+    .unwrap();
+    third.set_read_timeout(Some(Duration::from_millis(500))).unwrap();
+    let mut byte = [0; 1];
+    let early = third.peek(&mut byte);
+    assert!(
+        early
+            .as_ref()
+            .is_err_and(|e| e.kind() == std::io::ErrorKind::WouldBlock),
+        "the third connection was answered while two were open: {early:?}"
+    );
+    drop(first);
+    third.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    let (head, _) = read_response(&mut third);
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+}
+
+#[test]
+fn the_connection_cap_and_the_timeout_must_be_at_least_one() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, value) in [("MAX_CONNECTIONS", "0"), ("REQUEST_TIMEOUT_SECONDS", "0")] {
+        let out = serve_command(&dir).env(name, value).output().unwrap();
+        assert!(!out.status.success(), "{name}={value}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(&name.to_ascii_lowercase().replace('_', "-")), "{err}");
+    }
+}

@@ -80,7 +80,7 @@ on_both_databases! {
         // Nothing went to the outbox, and the code works.
         assert!(app.mails_to("smtp@example.com").is_empty());
         let invite = app.invite(1, None).await;
-        app.post("/api/register", json!({"username": "mailer", "password": "password123", "email": "smtp@example.com",
+        app.post("/api/register", json!({"username": "mailer", "password": "password1234", "email": "smtp@example.com",
                                          "invitationCode": invite, "emailVerificationCode": code}))
             .await
             .assert(StatusCode::OK);

@@ -30,11 +30,31 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::runtime::Handle;
-use tokio::sync::watch;
+use tokio::sync::{watch, OwnedSemaphorePermit, Semaphore};
 
 /// How long a client has to send a request's headers, and an idle keep-alive connection to
 /// start its next request: slow or silent clients (slowloris) cannot hold connections open.
 pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// What one instance takes on at once, and how long it may take to answer: without nginx in
+/// front, a flood of connections or requests that never finish could otherwise hold the server.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Open connections at most; the next waits in the listen backlog until one closes.
+    pub max_connections: usize,
+    /// From a request's head to its response's head (a streamed body may go on); past it the
+    /// client gets 503.
+    pub request_timeout: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_connections: 500,
+            request_timeout: Duration::from_secs(30),
+        }
+    }
+}
 
 /// A wait after a failed accept (out of file descriptors, say), so the loop does not spin.
 const ACCEPT_RETRY: Duration = Duration::from_millis(50);
@@ -73,7 +93,9 @@ pub async fn serve(
     app: BoxEndpoint<'static, Response>,
     shutdown: impl Future<Output = ()>,
     grace: Duration,
+    limits: Limits,
 ) -> std::io::Result<()> {
+    let slots = Arc::new(Semaphore::new(limits.max_connections.max(1)));
     let app: App = Arc::new(app);
     let local = LocalAddr(listener.local_addr()?.into());
     let loops = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
@@ -88,11 +110,11 @@ pub async fn serve(
         let accepted = tokio::select! {
             biased;
             () = &mut shutdown => break,
-            accepted = listener.accept() => accepted,
+            accepted = accept_with_slot(&listener, &slots) => accepted,
         };
-        let (stream, peer) = match accepted {
-            Ok(accepted) => accepted,
-            Err(error) => {
+        let ((stream, peer), slot) = match accepted {
+            (Ok(accepted), slot) => (accepted, slot),
+            (Err(error), _) => {
                 tracing::warn!(%error, "accepting a connection failed");
                 tokio::time::sleep(ACCEPT_RETRY).await;
                 continue;
@@ -101,9 +123,12 @@ pub async fn serve(
         // Re-registered with the loop's own reactor there.
         let stream = stream.into_std()?;
         let (app, local, stop) = (app.clone(), local.clone(), stop.clone());
+        let timeout = limits.request_timeout;
         loops[next].spawn(async move {
+            // Held for as long as the connection is open.
+            let _slot = slot;
             match TcpStream::from_std(stream) {
-                Ok(stream) => serve_connection(stream, peer, local, app, stop).await,
+                Ok(stream) => serve_connection(stream, peer, local, app, stop, timeout).await,
                 Err(error) => tracing::warn!(%error, "a connection could not join its loop"),
             }
         });
@@ -119,6 +144,30 @@ pub async fn serve(
         );
     }
     Ok(())
+}
+
+/// Waits for a free connection slot, then for a connection: beyond the cap, clients wait in the
+/// kernel's backlog rather than being accepted and starved.
+async fn accept_with_slot(
+    listener: &TcpListener,
+    slots: &Arc<Semaphore>,
+) -> (std::io::Result<(TcpStream, SocketAddr)>, OwnedSemaphorePermit) {
+    let slot = slots
+        .clone()
+        .acquire_owned()
+        .await
+        .expect("the semaphore is never closed");
+    (listener.accept().await, slot)
+}
+
+/// The answer to a request that outlived `Limits::request_timeout`.
+fn timed_out(request_line: &str, peer: SocketAddr) -> Response {
+    tracing::warn!(event = "request_timed_out", %peer, request = request_line, "no answer in time: 503");
+    poem::Response::builder()
+        .status(poem::http::StatusCode::SERVICE_UNAVAILABLE)
+        .header("retry-after", "5")
+        .content_type("text/plain; charset=utf-8")
+        .body("The server took too long to answer; please try again.")
 }
 
 /// A thread with a single-threaded runtime that runs the connections spawned on its handle.
@@ -137,6 +186,7 @@ async fn serve_connection(
     local: LocalAddr,
     app: App,
     mut stop: watch::Receiver<bool>,
+    timeout: Duration,
 ) {
     // Responses go out whole in one write; waiting to coalesce them only adds latency.
     let _ = stream.set_nodelay(true);
@@ -144,7 +194,14 @@ async fn serve_connection(
     let service = service_fn(move |req| {
         let app = app.clone();
         let request = poem::Request::from((req, local.clone(), remote.clone(), Scheme::HTTP));
-        async move { Ok::<_, Infallible>(poem::http::Response::from(app.get_response(request).await)) }
+        async move {
+            let line = format!("{} {}", request.method(), request.uri().path());
+            let response = match tokio::time::timeout(timeout, app.get_response(request)).await {
+                Ok(response) => response,
+                Err(_) => timed_out(&line, peer),
+            };
+            Ok::<_, Infallible>(poem::http::Response::from(response))
+        }
     });
     let connection = http1::Builder::new()
         .timer(TokioTimer::new())

@@ -856,6 +856,7 @@ async fn start_serve(dist_dir: &Path, dev: bool) -> std::net::SocketAddr {
         app,
         forever,
         site_server::server::SHUTDOWN_GRACE,
+        site_server::server::Limits::default(),
     ));
     addr
 }

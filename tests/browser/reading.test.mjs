@@ -579,8 +579,8 @@ describe('the register form', () => {
           .split(' ')
           .map((id) => document.getElementById(id).textContent),
       );
-      assert.deepEqual(described, ['パスワードは 8〜128 文字にしてください。']);
-      assert.equal(await page.getByText('パスワードは 8〜128 文字にしてください。').isVisible(), true);
+      assert.deepEqual(described, ['パスワードは 12〜128 文字にしてください。']);
+      assert.equal(await page.getByText('パスワードは 12〜128 文字にしてください。').isVisible(), true);
     } finally {
       await page.closeContext();
     }

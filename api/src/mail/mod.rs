@@ -37,9 +37,10 @@ impl Mail<'_> {
     }
 }
 
-/// A password sent over a connection that may not be encrypted could be read on the way:
-/// credentials need `smtps://` or `smtp://…?tls=required` (STARTTLS that cannot be skipped).
-fn refuse_plain_credentials(url: &str) -> anyhow::Result<()> {
+/// A password or a sign-in code sent over a connection that may not be encrypted could be read
+/// on the way: credentials, and any relay that is not on this machine, need `smtps://` or
+/// `smtp://…?tls=required` (STARTTLS that cannot be skipped). A loopback relay stays allowed.
+fn refuse_plain_smtp(url: &str) -> anyhow::Result<()> {
     let parsed = url::Url::parse(url).map_err(|e| anyhow::anyhow!("SMTP_URL is not a URL: {e}"))?;
     let has_credentials = !parsed.username().is_empty() || parsed.password().is_some();
     let tls_required = parsed.scheme() == "smtps" || parsed.query_pairs().any(|(k, v)| k == "tls" && v == "required");
@@ -47,7 +48,24 @@ fn refuse_plain_credentials(url: &str) -> anyhow::Result<()> {
         !has_credentials || tls_required,
         "SMTP_URL has a user name or password but no TLS: use smtps://… or smtp://…?tls=required"
     );
+    anyhow::ensure!(
+        tls_required || is_loopback(&parsed),
+        "SMTP_URL sends mail in clear to a host that is not loopback: use smtps://… or smtp://…?tls=required"
+    );
     Ok(())
+}
+
+/// `smtp` is not a scheme the URL standard knows, so its IPv4 hosts arrive as names.
+fn is_loopback(url: &url::Url) -> bool {
+    match url.host() {
+        Some(url::Host::Domain(name)) => {
+            name.eq_ignore_ascii_case("localhost")
+                || name.parse::<std::net::Ipv4Addr>().is_ok_and(|ip| ip.is_loopback())
+        }
+        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+        None => false,
+    }
 }
 
 /// lettre writes each message here and it is then renamed into the outbox, so whoever reads the
@@ -69,7 +87,7 @@ pub struct Mailer {
 impl Mailer {
     pub fn new(smtp_url: Option<&str>, outbox: PathBuf, from: &str, site: &str) -> anyhow::Result<Mailer> {
         if let Some(url) = smtp_url {
-            refuse_plain_credentials(url)?;
+            refuse_plain_smtp(url)?;
         }
         let transport = match smtp_url {
             Some(url) => Transport::Smtp(

@@ -251,7 +251,7 @@ impl TestApp {
 
     /// Signs up with a given invitation code.
     pub async fn register_with_invite(&self, username: &str, email: &str, invite: &str) {
-        self.register_with(username, email, "password123", invite).await;
+        self.register_with(username, email, "password1234", invite).await;
     }
 
     async fn register_with(&self, username: &str, email: &str, password: &str, invite: &str) {

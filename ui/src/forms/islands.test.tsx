@@ -201,7 +201,7 @@ describe('RegisterForm', () => {
       .getAttribute('aria-describedby')!
       .split(' ')
       .map((id) => document.getElementById(id)?.textContent);
-    expect(described).toEqual(['The password must be between 8 and 128 characters long.', 'Please fill in all fields']);
+    expect(described).toEqual(['The password must be between 12 and 128 characters long.', 'Please fill in all fields']);
   });
 });
 

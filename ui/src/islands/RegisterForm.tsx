@@ -123,7 +123,7 @@ export default function RegisterForm({ lang: langProp }: { lang?: string }) {
           autoComplete="new-password"
           invalid={missing(fields.password)}
           errorId={errorId}
-          hint={t('register.passwordRule', 'The password must be between 8 and 128 characters long.')}
+          hint={t('register.passwordRule', 'The password must be between 12 and 128 characters long.')}
         />
         <TextField
           label={t('register.email', 'Email')}
