@@ -502,6 +502,39 @@ describe('reading aids', () => {
     }
   });
 
+  it('1280 px: "On this page" marks the section being read as the reader scrolls, without moving the list', async () => {
+    const page = await openPage(browser, server.url + '/valuation-models/dcf', { width: 1280 });
+    try {
+      await waitForIslands(page);
+      const aside = page.getByRole('navigation', { name: 'On this page' });
+      const links = aside.getByRole('link');
+      const boxes = () => links.evaluateAll((all) => all.map((a) => JSON.stringify(a.getBoundingClientRect())));
+      const before = await boxes();
+      const current = () => aside.locator('a[aria-current="location"]').evaluateAll((all) => all.map((a) => a.hash));
+      for (const n of [5, 2, 7]) {
+        const hash = await links.nth(n).evaluate((a) => a.hash);
+        // Scrolled by the page, not by the link, so the mark follows reading, not a click.
+        await page.evaluate(
+          (id) => {
+            const top = document.getElementById(id).getBoundingClientRect().top + scrollY;
+            scrollTo(0, top - 150);
+          },
+          decodeURIComponent(hash.slice(1)),
+        );
+        await page.waitForFunction((h) => document.querySelector(`.contents-aside a[aria-current="location"]`)?.hash === h, hash);
+        assert.deepEqual(await current(), [hash], 'one entry is marked');
+        const mark = await aside.locator('a[aria-current]').evaluate((a) => getComputedStyle(a).color);
+        const plain = await links.nth(n === 2 ? 3 : 2).evaluate((a) => getComputedStyle(a).color);
+        assert.notEqual(mark, plain, 'the marked entry looks different');
+      }
+      await page.evaluate(() => scrollTo(0, 0));
+      assert.deepEqual(await boxes(), before, 'marking moved no entry of the list');
+      assert.deepEqual(page.problems(), []);
+    } finally {
+      await page.closeContext();
+    }
+  });
+
   for (const javaScript of [true, false]) {
     it(`375 px: "On this page" is a collapsed list above the text that opens on a tap (JavaScript ${javaScript ? 'on' : 'off'})`, async () => {
       const page = await openPage(browser, server.url + '/ja/valuation-models/dcf', { width: 375, javaScript });
