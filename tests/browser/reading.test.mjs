@@ -251,11 +251,11 @@ describe('tables of figures', () => {
 });
 
 describe('line length', () => {
-  it('English running text keeps to about 70 characters a line on a wide screen', async () => {
+  it('English running text keeps to about 65 to 70 characters a line on a wide screen', async () => {
     const page = await openPage(browser, server.url + '/valuation-models/dcf', { width: 1600 });
     try {
-      const longest = await page.evaluate(() => {
-        let longest = 0;
+      const lines = await page.evaluate(() => {
+        const lines = [];
         for (const p of document.querySelectorAll('.article > p')) {
           const text = p.firstChild;
           if (!text || text.nodeType !== 3 || text.length < 20) continue;
@@ -269,12 +269,15 @@ describe('line length', () => {
           const first = top(0);
           let i = 1;
           while (i < text.length && Math.abs(top(i) - first) < 4) i++;
-          if (i < text.length) longest = Math.max(longest, i);
+          if (i < text.length) lines.push(i);
         }
-        return longest;
+        return lines.sort((a, b) => a - b);
       });
-      assert.ok(longest > 0, 'a paragraph runs over more than one line');
-      assert.ok(longest <= 85, `${longest} characters on a line`);
+      assert.ok(lines.length >= 10, `${lines.length} paragraphs run over more than one line`);
+      // Where a line breaks depends on the words, so the typical line is the measure.
+      const median = lines[lines.length >> 1];
+      assert.ok(median >= 60 && median <= 72, `a median of ${median} characters on a line`);
+      assert.ok(lines.at(-1) <= 78, `${lines.at(-1)} characters on a line`);
     } finally {
       await page.closeContext();
     }
