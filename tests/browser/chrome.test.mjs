@@ -349,6 +349,37 @@ for (const width of [1280, 375]) {
         }
       });
 
+      it(`the blurred portrait is drawn in the page's tone (${dark ? 'dark' : 'light'})`, async () => {
+        const page = await openPage(browser, `${server.url}/`, { width, dark });
+        try {
+          await waitForIslands(page);
+          const shot = (await page.locator('.profile-image').screenshot()).toString('base64');
+          // The mean lightness (0 to 1) of the disc's upper part, decoded from the screenshot in the page.
+          const lightness = await page.evaluate(async (png) => {
+            const img = new Image();
+            img.src = `data:image/png;base64,${png}`;
+            await img.decode();
+            const canvas = Object.assign(document.createElement('canvas'), { width: img.width, height: img.height });
+            const ctx = canvas.getContext('2d');
+            ctx.drawImage(img, 0, 0);
+            // Above the show button that sits in the middle.
+            const { data } = ctx.getImageData(
+              Math.round(img.width * 0.3),
+              Math.round(img.height * 0.1),
+              Math.round(img.width * 0.4),
+              Math.round(img.height * 0.18),
+            );
+            let sum = 0;
+            for (let i = 0; i < data.length; i += 4) sum += (0.2126 * data[i] + 0.7152 * data[i + 1] + 0.0722 * data[i + 2]) / 255;
+            return sum / (data.length / 4);
+          }, shot);
+          if (dark) assert.ok(lightness < 0.3, `a dark page's blurred portrait has lightness ${lightness.toFixed(2)}`);
+          else assert.ok(lightness > 0.5, `a light page's blurred portrait has lightness ${lightness.toFixed(2)}`);
+        } finally {
+          await page.closeContext();
+        }
+      });
+
       it('shows breadcrumb, the active section and working navigation', async () => {
         const page = await openPage(browser, `${server.url}/valuation-models/dcf`, { width, dark });
         try {

@@ -315,16 +315,42 @@ describe('member forms', () => {
     }
   });
 
+  // One verb for signing in along the whole flow, the one of the top bar's "Member Login": en
+  // "Log in" (and "Login" as a noun or label), zh 登入, ja ログイン; never "Sign in" or a synonym.
+  for (const [prefix, word, other] of [
+    ['', /\bLog ?in\b/i, /sign[ -]?in/i],
+    ['/zh', /登入/, /登錄|登录|登陸|簽入/],
+    ['/ja', /ログイン/, /サインイン/],
+  ])
+    test(`${prefix || '/'}: the login flow calls signing in by one word`, async () => {
+      const page = await openPage(browser, null);
+      try {
+        const texts = [];
+        for (const route of ['/login', '/login?error=google_unavailable', '/login?error=google_failed', '/register', '/verifycode']) {
+          await page.goto(`${server.url}${prefix}${route}`);
+          await waitForIslands(page);
+          if (route.includes('error=')) await errorBox(page).filter({ hasText: /\S/ }).waitFor();
+          texts.push(`${route}: ${await page.locator('main').innerText()}`);
+        }
+        const all = texts.join('\n');
+        assert.match(texts[0], word, 'the login page uses the word');
+        assert.doesNotMatch(all, other);
+        assert.deepEqual(page.problems(), []);
+      } finally {
+        await page.closeContext();
+      }
+    });
+
   test('Google sign-in, when the server has no Google set-up, comes back with a message', async () => {
     const page = await openPage(browser, `${server.url}/login`);
     try {
-      const google = page.getByRole('link', { name: 'Sign in with Google' });
+      const google = page.getByRole('link', { name: 'Continue with Google' });
       assert.equal(await google.getAttribute('href'), '/api/auth/google');
       await google.click();
       await page.waitForURL(/\/login\?error=google_unavailable$/);
       await waitForIslands(page);
       await errorBox(page).filter({ hasText: /\S/ }).waitFor();
-      assert.equal((await errorBox(page).textContent()).trim(), 'Google sign-in is not available right now');
+      assert.equal((await errorBox(page).textContent()).trim(), 'Google login is not available right now');
       assert.deepEqual(page.problems(), []);
     } finally {
       await page.closeContext();

@@ -10,6 +10,7 @@ import { embeddedLocale, loadLocale } from './lib/localeLoader';
 import { importWithTimeout, ChunkLoadError, ISLAND_FAILED, retryLoader, showChunkError } from './lib/chunks';
 import { DEFAULT_LANGUAGE } from './lib/languages';
 import { watchScrollers } from './lib/scrollers';
+import { watchContents } from './lib/contentsSpy';
 import { canWait, islandStylesReady, whenIdle, welcomeDone } from './lib/hydration';
 import { applyDarkMode, readDarkMode, readSelectedLanguage, writeLanguageCookie } from './lib/preferences';
 
@@ -87,6 +88,7 @@ function start() {
   const stored = readSelectedLanguage();
   if (stored) writeLanguageCookie(stored);
   watchScrollers();
+  watchContents();
   const islands = Array.from(document.querySelectorAll<HTMLElement>('.island[data-island]'));
   if (islands.length === 0) return;
   const texts = new Map<string, Text>();
