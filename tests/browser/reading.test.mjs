@@ -511,7 +511,13 @@ describe('reading aids', () => {
       await waitForIslands(page);
       const aside = page.getByRole('navigation', { name: 'On this page' });
       const links = aside.getByRole('link');
-      const boxes = () => links.evaluateAll((all) => all.map((a) => JSON.stringify(a.getBoundingClientRect())));
+      const boxes = () =>
+        links.evaluateAll((all) =>
+          all.map((a) => {
+            const { x, y, width, height } = a.getBoundingClientRect();
+            return [x, y, width, height];
+          }),
+        );
       const before = await boxes();
       const current = () => aside.locator('a[aria-current="location"]').evaluateAll((all) => all.map((a) => a.hash));
       for (const n of [5, 2, 7]) {
@@ -531,7 +537,11 @@ describe('reading aids', () => {
         assert.notEqual(mark, plain, 'the marked entry looks different');
       }
       await page.evaluate(() => scrollTo(0, 0));
-      assert.deepEqual(await boxes(), before, 'marking moved no entry of the list');
+      // Within a pixel: a late font or image can move the column by a fraction of one; a mark that
+      // pushed the entries would move them by its border or padding.
+      const after = await boxes();
+      const moved = after.filter((box, i) => box.some((v, k) => Math.abs(v - before[i][k]) >= 1));
+      assert.deepEqual(moved, [], 'marking moved no entry of the list');
       assert.deepEqual(page.problems(), []);
     } finally {
       await page.closeContext();
