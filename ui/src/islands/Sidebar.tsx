@@ -35,7 +35,7 @@ const TOOLTIPS = {
   settings: '設定',
 } as const;
 
-/** On mobile a tapped item closes the drawer again after this long (SPEC section 9). */
+/** On a phone a tapped item closes the drawer again after this long, as the sidebar always has. */
 const MOBILE_COLLAPSE_MS = 500;
 
 export default function Sidebar({ lang: langProp, menu }: SidebarProps) {
