@@ -34,6 +34,9 @@ use tokio::sync::{watch, OwnedSemaphorePermit, Semaphore};
 
 /// How long a client has to send a request's headers, and an idle keep-alive connection to
 /// start its next request: slow or silent clients (slowloris) cannot hold connections open.
+/// A proxy that keeps connections to the instances must close idle ones sooner (the shipped
+/// nginx site: `keepalive_timeout 4s` in its upstream), or it may send a request on a
+/// connection as this closes it.
 pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// What one instance takes on at once, and how long it may take to answer: without nginx in
