@@ -11,7 +11,7 @@ function UnexpectedError({ error, island }: { error: Error; island: string }) {
   );
 }
 
-/** Catches what an island throws after hydration: SPEC section 8's 'Unexpected Application Error'. */
+/** Catches what an island throws after hydration: the product's 'Unexpected Application Error' page. */
 export class ErrorBoundary extends Component<{ island: string; children: ReactNode }, { error: Error | null }> {
   state = { error: null as Error | null };
 

@@ -1,6 +1,6 @@
 import type { TFunction } from 'i18next';
 
-/** Documentation and settings exist only as placeholders (SPEC section 2). */
+/** Documentation and settings exist only as placeholders: the product shows an "under development" alert for them. */
 export function announceUnderDevelopment(t: TFunction): void {
   window.alert(t('common.underDevelopment', 'This feature is under development.'));
 }

@@ -50,7 +50,7 @@ export default function Search({ indexUrl, lang: langProp }: { indexUrl: string;
   const lang: Lang = isLang(langProp) ? langProp : island.lang;
   const inputId = useId();
   const [input, setInput] = useState('');
-  // The query searched for: the box, trimmed, unless that is blank (SPEC: empty is ignored, so
+  // The query searched for: the box, trimmed, unless that is blank (an empty query is ignored, so
   // the results and ?q= stay those of the last real query).
   const [searched, setSearched] = useState('');
   const [phase, setPhase] = useState<Phase>('idle');

@@ -25,7 +25,7 @@ export interface SidebarProps {
 }
 
 /**
- * The footer buttons' tooltips are in Traditional Chinese on every page (SPEC section 2); their
+ * The footer buttons' tooltips are in Traditional Chinese on every page, as the product has them; their
  * accessible names follow the page language through `sidebarTips.*`, with these as the default.
  */
 const TOOLTIPS = {

@@ -1,6 +1,6 @@
 // The page language's text comes with the page (the generator's `island_text()`); other languages
 // are read from /locales/{lng}/{ns}.json: up to 5 retries after the first try, waiting 350 ms and
-// doubling, with at most 10 reads in flight across the page (SPEC sections 7 and 9).
+// doubling, with at most 10 reads in flight across the page.
 import type { LocaleBundle } from './i18n';
 
 export const LOCALE_RETRIES = 5;

@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 
-/** The mobile breakpoint of SPEC section 9: the sidebar and top bar collapse at 768px or less. */
+/** The mobile breakpoint: the sidebar and top bar collapse at 768px or less. */
 export const MOBILE_QUERY = '(max-width: 768px)';
 
 /** A media query's match, `serverValue` during SSR and hydration. */

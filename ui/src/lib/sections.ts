@@ -1,4 +1,4 @@
-// The top bar's sections (SPEC section 2) and which one a route belongs to.
+// The top bar's sections and which one a route belongs to.
 export const TOP_BAR_SECTIONS = [
   { key: 'home', route: '/' },
   { key: 'investment', route: '/investment-basics' },

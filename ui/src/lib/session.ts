@@ -1,5 +1,5 @@
 // Login status, shared by every island on the page. Unknown until checked; a failed check is
-// "logged out" (SPEC section 8).
+// "logged out".
 import { useSyncExternalStore } from 'react';
 
 let loggedIn = false;
