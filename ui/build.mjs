@@ -222,8 +222,8 @@ async function removeStale(keep) {
 }
 
 async function main() {
-  // Before bundling: the bundles import the languages site-config.yaml lists.
-  if (await writeLanguagesModule()) console.log('ui: src/lib/site-languages.generated.ts rewritten from site-config.yaml');
+  // Before bundling: the bundles import the languages site-config.yaml lists, and their words.
+  await writeLanguagesModule();
   const islands = await findIslands();
   await mkdir(assetsDir, { recursive: true });
   const [client, styles, headScript] = await Promise.all([buildClient(islands), buildCss(), buildHeadScript()]);

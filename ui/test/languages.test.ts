@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain ES module of the build, without types
-import { configFile, languagesModule, moduleFile } from '../languages-module.mjs';
-import { addressNamesLanguage, languageRedirect, localizedPath, splitLanguagePrefix } from '../src/lib/languages';
+import { configFile, languagesModule, readTranslation } from '../languages-module.mjs';
+import { addressNamesLanguage, languageOfTag, languageRedirect, localizedPath, splitLanguagePrefix } from '../src/lib/languages';
 import { activeSection } from '../src/lib/sections';
 
 describe('language prefixes', () => {
@@ -18,6 +18,15 @@ describe('language prefixes', () => {
     expect(splitLanguagePrefix('/ja')).toEqual({ lang: 'ja', route: '/' });
     expect(splitLanguagePrefix('/ja/')).toEqual({ lang: 'ja', route: '/' });
     expect(splitLanguagePrefix('/zhx')).toEqual({ lang: 'en', route: '/zhx' });
+  });
+});
+
+describe('the language of a tag', () => {
+  it('maps <html lang> back to its language', () => {
+    expect(languageOfTag('zh-Hant')).toBe('zh');
+    expect(languageOfTag('ja')).toBe('ja');
+    expect(languageOfTag('zh')).toBe('zh');
+    expect(languageOfTag('fr')).toBe('en');
   });
 });
 
@@ -69,24 +78,54 @@ describe('active top-bar section', () => {
 });
 
 describe('the generated languages module', () => {
-  it('is what site-config.yaml says (run `npm --prefix ui run build` after changing its languages)', async () => {
-    const expected = await languagesModule(await readFile(configFile, 'utf8'));
-    expect(await readFile(moduleFile, 'utf8')).toBe(expected);
+  // A fourth language's translation, with just the words the module bundles.
+  const korean = {
+    breadcrumb: {
+      home: '홈',
+      segments: {
+        about: '글',
+        'valuation-models': '가치 평가',
+        'investment-basics': '투자 기초',
+        notes: '노트',
+        search: '검색',
+        login: '로그인',
+      },
+    },
+    common: { retry: '다시 시도' },
+  };
+  const withKorean = (code: string) => (code === 'ko' ? Promise.resolve(korean) : readTranslation(code));
+  const fourLanguages = [
+    'languages:',
+    '  - { code: en, tag: en }',
+    '  - { code: zh, tag: zh-Hant }',
+    '  - { code: ja, tag: ja }',
+    '  - { code: ko, tag: ko }',
+    'default_language: en',
+  ].join('\n');
+
+  it('bundles the route labels and the retry word of every language as locales/ has them', async () => {
+    const text: string = await languagesModule(await readFile(configFile, 'utf8'));
+    for (const code of ['en', 'zh', 'ja']) {
+      const translation = await readTranslation(code);
+      expect(text).toContain(`home: '${translation.breadcrumb.home}'`);
+      expect(text).toContain(`notes: '${translation.breadcrumb.segments.notes}'`);
+      expect(text).toContain(`'valuation-models': '${translation.breadcrumb.segments['valuation-models']}'`);
+      expect(text).toContain(`${code}: '${translation.common.retry}'`);
+    }
   });
 
-  it('follows a fourth language in the config', async () => {
-    const config = [
-      'languages:',
-      '  - { code: en, tag: en }',
-      '  - { code: zh, tag: zh-Hant }',
-      '  - { code: ja, tag: ja }',
-      '  - { code: ko, tag: ko }',
-      'default_language: en',
-    ].join('\n');
-    const text: string = await languagesModule(config);
+  it('follows a fourth language in the config, with its words', async () => {
+    const text: string = await languagesModule(fourLanguages, withKorean);
     expect(text).toContain("export const LANGUAGES = ['en', 'zh', 'ja', 'ko'] as const;");
     expect(text).toContain("ko: 'ko',");
     expect(text).toContain("zh: 'zh-Hant',");
+    expect(text).toContain("ko: '다시 시도',");
+    expect(text).toContain("search: '검색'");
+  });
+
+  it('names the file and the key a language lacks', async () => {
+    const lacking = (code: string) => (code === 'ko' ? Promise.resolve({ ...korean, common: {} }) : readTranslation(code));
+    await expect(languagesModule(fourLanguages, lacking)).rejects.toThrow('locales/ko/translation.json has no text at common.retry');
   });
 
   it('refuses a default language that is not listed', async () => {

@@ -1,5 +1,8 @@
 // Island chunk loading with the spec's failure behaviour: a ChunkLoadError naming the type
 // ('missing' or 'timeout') and the URL, a retry button, and a 120000 ms timeout.
+import { languageOfTag } from './languages';
+import { RETRY_LABELS } from './site-languages.generated';
+
 export const CHUNK_TIMEOUT_MS = 120000;
 
 export class ChunkLoadError extends Error {
@@ -80,11 +83,8 @@ export function showChunkError(el: HTMLElement, error: ChunkLoadError, retry: ()
   const button = document.createElement('button');
   button.type = 'button';
   button.className = 'button';
-  button.textContent = document.documentElement.lang.startsWith('zh')
-    ? '重試'
-    : document.documentElement.lang === 'ja'
-      ? '再試行'
-      : 'Retry';
+  // The island's translations may be what failed to load: the label is bundled.
+  button.textContent = RETRY_LABELS[languageOfTag(document.documentElement.lang)];
   button.addEventListener('click', () => {
     box.remove();
     retry();

@@ -9,6 +9,11 @@ export function languageTag(code: string): string {
   return isLang(code) ? LANGUAGE_TAGS[code] : code;
 }
 
+/** The language of a BCP 47 tag (`zh-Hant` is `zh`), as `<html lang>` holds it; else the default. */
+export function languageOfTag(tag: string): Lang {
+  return LANGUAGES.find((code) => LANGUAGE_TAGS[code] === tag) ?? (isLang(tag) ? tag : DEFAULT_LANGUAGE);
+}
+
 export function isLang(value: unknown): value is Lang {
   return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
 }

@@ -1,3 +1,4 @@
+import { BUILTIN_ROUTE_LABELS } from '../lib/site-languages.generated';
 import { buildSnippet } from './snippet';
 import { FUZZY_THRESHOLD, FuzzyScorer, words, type Word } from './similarity';
 import { localizedPath } from '../lib/languages';
@@ -281,38 +282,10 @@ export function safeSearch(index: PreparedIndex | null, rawQuery: string, opts: 
 }
 
 /**
- * Route labels when the translation files cannot be loaded (a small
- * built-in set). Keys are route segments, as in `breadcrumb.segments`.
+ * Route labels when the translation files cannot be loaded: a small set bundled with the UI,
+ * made from locales/ at build time. Keys are route segments, as in `breadcrumb.segments`.
  */
-export const BUILTIN_LABELS: RouteLabels = {
-  en: {
-    home: 'Home',
-    about: 'My Articles',
-    'valuation-models': 'Valuation Models',
-    'investment-basics': 'Investment Basics',
-    notes: 'Notes',
-    search: 'Search',
-    login: 'Login',
-  },
-  zh: {
-    home: '首頁',
-    about: '我的文章',
-    'valuation-models': '估值模型',
-    'investment-basics': '投資基礎',
-    notes: '筆記',
-    search: '搜尋',
-    login: '登入',
-  },
-  ja: {
-    home: 'ホーム',
-    about: '私の記事',
-    'valuation-models': 'バリュエーションモデル',
-    'investment-basics': '投資の基礎',
-    notes: 'ノート',
-    search: '検索',
-    login: 'ログイン',
-  },
-};
+export const BUILTIN_LABELS: RouteLabels = BUILTIN_ROUTE_LABELS;
 
 /** Route labels out of the three translation files: `breadcrumb.home` and `breadcrumb.segments`. */
 export function labelsFromTranslations(resources: Record<string, unknown>): RouteLabels {
