@@ -223,8 +223,8 @@ fn site_with_a_fourth_language(root: &Path) {
     copy_dir(&fixture(), root);
     let config = root.join("site-config.yaml");
     let text = std::fs::read_to_string(&config).unwrap().replace(
-        "  - { code: ja, tag: ja, og_locale: ja_JP }\n",
-        "  - { code: ja, tag: ja, og_locale: ja_JP }\n  - { code: ko, tag: ko-KR, og_locale: ko_KR }\n",
+        "characters_per_minute: 357 } }\n",
+        "characters_per_minute: 357 } }\n  - { code: ko, tag: ko-KR, og_locale: ko_KR, reading: { words_per_minute: 228, characters_per_minute: 255 } }\n",
     );
     assert!(text.contains("code: ko"), "the fixture's language list moved");
     std::fs::write(&config, text).unwrap();

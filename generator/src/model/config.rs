@@ -85,6 +85,17 @@ pub struct Language {
     /// The BCP 47 tag for `lang`, `hreflang` and `Content-Language`: `zh-Hant` for Traditional Chinese.
     pub tag: String,
     pub og_locale: String,
+    /// How fast its readers read: the articles' reading time.
+    pub reading: ReadingSpeed,
+}
+
+/// Silent reading speeds; text in Chinese and Japanese is counted by characters (it has no spaces
+/// between words), the Latin words in any text by words.
+#[derive(Debug, Clone, Copy, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReadingSpeed {
+    pub words_per_minute: usize,
+    pub characters_per_minute: usize,
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize)]

@@ -1,20 +1,13 @@
 //! Reading aids of articles (guides inside a section, notes, web-project write-ups): the contents
 //! list made from the headings and the estimated reading time.
 
+use crate::model::config::ReadingSpeed;
 use crate::model::markdown::Heading;
 use serde::Serialize;
 
 /// A page gets a contents list when it has at least this many `##` sections; a shorter page is
 /// read at a glance.
 pub const MIN_CONTENTS_SECTIONS: usize = 3;
-
-/// Reading speeds of adults reading silently, from the International Reading Speed Texts
-/// (Trauzettel-Klosinski and Dietz, 2012): English 228 words a minute, Chinese 255 characters a
-/// minute, Japanese 357 characters a minute. Chinese and Japanese text is counted by characters,
-/// since it has no spaces between words; the Latin words in it (DCF, WACC) at the English rate.
-const WORDS_PER_MINUTE: usize = 228;
-const ZH_CHARACTERS_PER_MINUTE: usize = 255;
-const JA_CHARACTERS_PER_MINUTE: usize = 357;
 
 /// One entry of the contents list: a `##` heading and the `###` headings under it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -53,21 +46,18 @@ fn is_cjk(c: char) -> bool {
         | '\u{F900}'..='\u{FAFF}' | '\u{FF00}'..='\u{FFEF}' | '\u{20000}'..='\u{2FA1F}')
 }
 
-/// Whole minutes to read `text` in `lang`, at least one.
-pub fn reading_minutes(text: &str, lang: &str) -> usize {
+/// Whole minutes to read `text` at `speed`, at least one: its words at the words' rate and its
+/// Chinese and Japanese characters at the characters' rate.
+pub fn reading_minutes(text: &str, speed: ReadingSpeed) -> usize {
     let characters = text.chars().filter(|c| is_cjk(*c) && c.is_alphanumeric()).count();
     let words = text
         .split(|c: char| c.is_whitespace() || is_cjk(c))
         .filter(|word| word.chars().any(char::is_alphanumeric))
         .count();
-    let per_minute = if lang == "ja" {
-        JA_CHARACTERS_PER_MINUTE
-    } else {
-        ZH_CHARACTERS_PER_MINUTE
-    };
-    // words / 228 + characters / per_minute, over a common denominator, rounded up.
-    let numerator = words * per_minute + characters * WORDS_PER_MINUTE;
-    numerator.div_ceil(WORDS_PER_MINUTE * per_minute).max(1)
+    let (per_word, per_character) = (speed.words_per_minute.max(1), speed.characters_per_minute.max(1));
+    // words / per_word + characters / per_character, over a common denominator, rounded up.
+    let numerator = words * per_character + characters * per_word;
+    numerator.div_ceil(per_word * per_character).max(1)
 }
 
 #[cfg(test)]
@@ -102,17 +92,28 @@ mod tests {
         assert!(contents(&headings[..6]).is_empty(), "two sections are no list");
     }
 
+    /// The speeds of site-config.yaml: the International Reading Speed Texts' adults.
+    const EN: ReadingSpeed = ReadingSpeed {
+        words_per_minute: 228,
+        characters_per_minute: 255,
+    };
+    const ZH: ReadingSpeed = EN;
+    const JA: ReadingSpeed = ReadingSpeed {
+        words_per_minute: 228,
+        characters_per_minute: 357,
+    };
+
     #[test]
     fn english_is_counted_in_words_chinese_and_japanese_in_characters() {
-        assert_eq!(reading_minutes("word ", "en"), 1);
-        assert_eq!(reading_minutes(&"word ".repeat(228), "en"), 1);
-        assert_eq!(reading_minutes(&"word ".repeat(229), "en"), 2);
-        assert_eq!(reading_minutes(&"word ".repeat(228 * 5), "en"), 5);
+        assert_eq!(reading_minutes("word ", EN), 1);
+        assert_eq!(reading_minutes(&"word ".repeat(228), EN), 1);
+        assert_eq!(reading_minutes(&"word ".repeat(229), EN), 2);
+        assert_eq!(reading_minutes(&"word ".repeat(228 * 5), EN), 5);
         // 2,550 Chinese characters at 255 a minute; punctuation is not read as a character.
-        assert_eq!(reading_minutes(&"投資。".repeat(1275), "zh"), 10);
+        assert_eq!(reading_minutes(&"投資。".repeat(1275), ZH), 10);
         // The same characters read faster in Japanese (357 a minute).
-        assert_eq!(reading_minutes(&"投資".repeat(1785), "ja"), 10);
+        assert_eq!(reading_minutes(&"投資".repeat(1785), JA), 10);
         // Latin words between the characters count as words: 228 words and 255 characters.
-        assert_eq!(reading_minutes(&"DCF 折".repeat(228), "zh"), 2);
+        assert_eq!(reading_minutes(&"DCF 折".repeat(228), ZH), 2);
     }
 }

@@ -365,7 +365,7 @@ impl ViewContext<'_> {
         view.date = self.date(front.date, lang);
         let is_article = self.pages.is_article(page);
         if is_article {
-            let minutes = reading::reading_minutes(&page.rendered.text, lang).to_string();
+            let minutes = reading::reading_minutes(&page.rendered.text, self.config.language(lang).reading).to_string();
             view.reading_time = Some(self.locales.format(lang, "reading.minutes", &[("count", &minutes)]));
             view.toc = reading::contents(&page.rendered.headings);
             let (previous, next) = self.pages.neighbours(page);
