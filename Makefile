@@ -54,12 +54,15 @@ dev: ui
 	scripts/dev.sh
 
 # The quality checks, cheapest first, so a formatting slip fails in seconds rather than after
-# the build. `npm --prefix ui run format` fixes what the last one reports.
+# the build. `npm --prefix ui run format` fixes what the prettier check reports. Last, the
+# dependency check (licences, bans, sources, advisories from deny/advisory-db/), offline;
+# scripts/deny.sh installs cargo-deny the first time.
 lint: ui-deps
 	cargo fmt --all --check
 	npm --prefix ui run --silent format:check
 	npm --prefix ui run --silent typecheck
 	cargo clippy -q --workspace --all-targets -- -D warnings
+	scripts/deny.sh
 
 # The deployment test runs deploy/'s nginx site in front of two instances and a PostgreSQL
 # (docs/deploy.md); tests/deploy/aliases.test.mjs runs that nginx site alone on the fixture's

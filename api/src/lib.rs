@@ -25,3 +25,4 @@ pub mod settings;
 pub mod startup;
 pub mod state;
 pub mod texts;
+pub mod user_agents;

@@ -20,7 +20,9 @@ pub const IDLE_SECONDS: i64 = 7 * 24 * 3600;
 /// logging in without end cannot fill the table.
 pub const MAX_SESSIONS_PER_MEMBER: u64 = 20;
 /// Use is written down at most this often, so reading the login status stays a read.
-const TOUCH_SECONDS: i64 = 3600;
+pub const TOUCH_SECONDS: i64 = 3600;
+/// How much of a login's `User-Agent` is kept: enough to tell the browser and system apart.
+pub const USER_AGENT_CHARS: usize = 255;
 
 pub fn cookie_name(secure: bool) -> &'static str {
     if secure {
@@ -37,22 +39,29 @@ pub async fn start(state: &crate::state::AppState, req: &Request, member_id: i32
     if let Some(old) = request_session_hash(req, secure) {
         delete(&state.db, &old).await?;
     }
+    let user_agent = req
+        .headers()
+        .get(poem::http::header::USER_AGENT)
+        .and_then(|v| v.to_str().ok())
+        .map(|v| v.chars().take(USER_AGENT_CHARS).collect());
     let token = create(
         &state.db,
         state.settings.clock.as_ref(),
         state.settings.entropy.as_ref(),
         member_id,
+        user_agent,
     )
     .await?;
     Ok(set_cookie(&token, secure))
 }
 
-/// Starts a session and returns the cookie value.
+/// Starts a session, remembering the browser's `User-Agent`, and returns the cookie value.
 pub async fn create(
     db: &impl ConnectionTrait,
     clock: &dyn Clock,
     entropy: &dyn Entropy,
     member_id: i32,
+    user_agent: Option<String>,
 ) -> Result<String, DbErr> {
     let token = random_token(entropy);
     let now = clock.now();
@@ -62,6 +71,7 @@ pub async fn create(
         created_at: Set(now),
         expires_at: Set(now + SESSION_SECONDS),
         last_seen_at: Set(Some(now)),
+        user_agent: Set(user_agent),
     })
     .exec(db)
     .await?;
@@ -155,6 +165,53 @@ pub async fn delete_others(db: &impl ConnectionTrait, member_id: i32, keep: Opti
     }
     query.exec(db).await?;
     Ok(())
+}
+
+/// The id a session is shown under: a digest of its hash, so the member page can name a session
+/// without handing out the cookie value or what the database keys it by.
+pub fn public_id(hash: &str) -> String {
+    digest(&format!("session-id:{hash}"))[..32].to_string()
+}
+
+/// The member's sessions still in force, most recently used first.
+pub async fn of_member(
+    db: &impl ConnectionTrait,
+    clock: &dyn Clock,
+    member_id: i32,
+) -> Result<Vec<session::Model>, DbErr> {
+    let now = clock.now();
+    let mut found: Vec<session::Model> = session::Entity::find()
+        .filter(session::Column::MemberId.eq(member_id))
+        .filter(session::Column::ExpiresAt.gt(now))
+        .all(db)
+        .await?
+        .into_iter()
+        .filter(|s| s.last_seen_at.unwrap_or(s.created_at) > now - IDLE_SECONDS)
+        .collect();
+    found.sort_by_key(|s| std::cmp::Reverse((s.last_seen_at.unwrap_or(s.created_at), s.created_at)));
+    Ok(found)
+}
+
+/// Ends the member's session shown as `public_id`; false when the member has none by that id
+/// (another member's session is never touched).
+pub async fn end_by_public_id(db: &impl ConnectionTrait, member_id: i32, public: &str) -> Result<bool, DbErr> {
+    let hashes: Vec<String> = session::Entity::find()
+        .filter(session::Column::MemberId.eq(member_id))
+        .all(db)
+        .await?
+        .into_iter()
+        .map(|s| s.token_hash)
+        .filter(|hash| public_id(hash) == public)
+        .collect();
+    let Some(hash) = hashes.first() else {
+        return Ok(false);
+    };
+    let ended = session::Entity::delete_many()
+        .filter(session::Column::TokenHash.eq(hash.as_str()))
+        .filter(session::Column::MemberId.eq(member_id))
+        .exec(db)
+        .await?;
+    Ok(ended.rows_affected > 0)
 }
 
 pub fn set_cookie(token: &str, secure: bool) -> String {

@@ -63,6 +63,7 @@ text_keys! {
         EmailTaken = "emailTaken",
         TokenInvalid = "tokenInvalid",
         InviteTokenInvalid = "inviteTokenInvalid",
+        SessionNotFound = "sessionNotFound",
     }
 }
 

@@ -187,7 +187,7 @@ on_both_databases! {
                 }
                 let headers = responses["429"]["headers"].as_object().unwrap();
                 assert!(headers.keys().any(|h| h.eq_ignore_ascii_case("retry-after")), "{method} {path}");
-                if method == "post" {
+                if method == "post" || method == "delete" {
                     for status in ["403", "413", "415"] {
                         assert!(responses.contains_key(status), "{method} {path} lacks {status}");
                     }
@@ -198,10 +198,12 @@ on_both_databases! {
         assert_eq!(
             operations,
             [
+                "DELETE /denglu/sessions/{id}",
                 "GET /auth/google",
                 "GET /auth/google/callback",
                 "GET /auth/google/pending",
                 "GET /denglu",
+                "GET /denglu/sessions",
                 "GET /feed",
                 "GET /health",
                 "GET /health/live",

@@ -208,6 +208,7 @@ describe('render.mjs', () => {
       ForgotPasswordForm: { lang: 'ja' },
       ResetPasswordForm: { lang: 'ja' },
       InviteForm: { lang: 'ja' },
+      MemberSessions: {},
       DcfCalculator: calculator('/valuation-models/dcf'),
       DdmCalculator: calculator('/valuation-models/ddm'),
       WaccCalculator: calculator('/valuation-models/wacc'),

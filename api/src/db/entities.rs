@@ -42,6 +42,9 @@ pub mod session {
         pub expires_at: i64,
         /// When the session was last used (to the hour): idle sessions end.
         pub last_seen_at: Option<i64>,
+        /// The `User-Agent` of the login (at most `sessions::USER_AGENT_CHARS` characters), to
+        /// describe the device on the member page.
+        pub user_agent: Option<String>,
     }
 
     #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

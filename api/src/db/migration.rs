@@ -15,7 +15,11 @@ pub struct Migrator;
 #[async_trait::async_trait]
 impl MigratorTrait for Migrator {
     fn migrations() -> Vec<Box<dyn MigrationTrait>> {
-        vec![Box::new(CreateTables), Box::new(SecurityTables)]
+        vec![
+            Box::new(CreateTables),
+            Box::new(SecurityTables),
+            Box::new(SessionDevices),
+        ]
     }
 }
 
@@ -209,5 +213,39 @@ impl MigrationTrait for SecurityTables {
         m.drop_table(Table::drop().table(t("rate_limits")).to_owned()).await?;
         m.create_table(rate_events()).await?;
         Ok(())
+    }
+}
+
+/// Sessions remember the browser that started them (its `User-Agent`, cut to
+/// `sessions::USER_AGENT_CHARS`), so the member page can tell a member's sessions apart.
+/// Nullable: sessions started before, or by a client that sends none, have no device.
+struct SessionDevices;
+
+impl MigrationName for SessionDevices {
+    fn name(&self) -> &str {
+        "m20261205_000001_session_devices"
+    }
+}
+
+#[async_trait::async_trait]
+impl MigrationTrait for SessionDevices {
+    async fn up(&self, m: &SchemaManager) -> Result<(), DbErr> {
+        m.alter_table(
+            Table::alter()
+                .table(t("sessions"))
+                .add_column(string_null(t("user_agent")))
+                .to_owned(),
+        )
+        .await
+    }
+
+    async fn down(&self, m: &SchemaManager) -> Result<(), DbErr> {
+        m.alter_table(
+            Table::alter()
+                .table(t("sessions"))
+                .drop_column(t("user_agent"))
+                .to_owned(),
+        )
+        .await
     }
 }

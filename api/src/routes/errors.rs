@@ -260,7 +260,7 @@ fn origin_allowed(req: &Request, public_origin: &str) -> bool {
         .is_some_and(|host| origin == format!("http://{host}"))
 }
 
-/// Wraps the API: Origin check and body limit on POSTs, JSON for every failure, no caching.
+/// Wraps the API: Origin check and body limit on POSTs and DELETEs, JSON for every failure, no caching.
 pub fn guard<E: Endpoint + 'static>(
     api: E,
     public_origin: String,
@@ -275,7 +275,8 @@ pub fn guard<E: Endpoint + 'static>(
             let field = fields.of(req.uri().path());
             let fail = |status: StatusCode| json_error(status, field, generic_problem(status).text(lang));
             let mut resp = 'answer: {
-                if req.method() == Method::POST {
+                // DELETE (ending a session) is refused from other sites like POST is.
+                if req.method() == Method::POST || req.method() == Method::DELETE {
                     if !origin_allowed(&req, public_origin) {
                         tracing::warn!(
                             event = "origin_refused",

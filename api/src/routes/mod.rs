@@ -8,6 +8,7 @@ pub mod health;
 pub mod login;
 pub mod register;
 pub mod reset;
+pub mod sessions;
 
 use crate::state::AppState;
 use poem::{Endpoint, EndpointExt, Response, Route};
@@ -19,6 +20,7 @@ pub fn api(state: Arc<AppState>) -> impl Endpoint<Output = Response> {
     let service = OpenApiService::new(
         (
             login::LoginApi(state.clone()),
+            sessions::SessionsApi(state.clone()),
             register::RegisterApi(state.clone()),
             reset::ResetApi(state.clone()),
             google::GoogleApi(state.clone()),
@@ -28,7 +30,9 @@ pub fn api(state: Arc<AppState>) -> impl Endpoint<Output = Response> {
         "Membership API",
         env!("CARGO_PKG_VERSION"),
     )
-    .description("Invitation-only sign-up, login, password reset, Google sign-in, the blog feed and health checks.")
+    .description(
+        "Invitation-only sign-up, login, the member's sessions, password reset, Google sign-in, the blog feed and health checks.",
+    )
     .server("/api");
     let fields = errors::ErrorFields::from_openapi(&service.spec());
     let spec = service.spec_endpoint();

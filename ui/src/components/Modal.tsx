@@ -13,11 +13,15 @@ export interface ModalProps {
   actions?: ReactNode;
   closeLabel?: string;
   className?: string;
+  /** Opens with focus on the close button: a confirmation of something that cannot be undone
+   *  starts on the safe choice. */
+  focusClose?: boolean;
 }
 
-export function Modal({ open, title, children, onClose, actions, closeLabel, className }: ModalProps) {
+export function Modal({ open, title, children, onClose, actions, closeLabel, className, focusClose }: ModalProps) {
   const { t } = useTranslation();
   const ref = useRef<HTMLDialogElement>(null);
+  const closeButton = useRef<HTMLButtonElement>(null);
   const returnFocus = useRef<Element | null>(null);
   const onCloseRef = useRef(onClose);
   onCloseRef.current = onClose;
@@ -29,10 +33,11 @@ export function Modal({ open, title, children, onClose, actions, closeLabel, cla
     if (open && !dialog.open) {
       returnFocus.current = document.activeElement;
       dialog.showModal();
+      if (focusClose) closeButton.current?.focus();
     } else if (!open && dialog.open) {
       dialog.close();
     }
-  }, [open]);
+  }, [open, focusClose]);
 
   useEffect(() => {
     const dialog = ref.current;
@@ -54,7 +59,7 @@ export function Modal({ open, title, children, onClose, actions, closeLabel, cla
       <div className="modal-body">{children}</div>
       <div className="modal-actions">
         {actions}
-        <button type="button" className="button button-primary" onClick={() => ref.current?.close()}>
+        <button ref={closeButton} type="button" className="button button-primary" onClick={() => ref.current?.close()}>
           {closeLabel ?? t('modal.close', 'Close')}
         </button>
       </div>

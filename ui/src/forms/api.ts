@@ -10,10 +10,28 @@ export interface ApiAnswer {
  * credentials). A network failure resolves as status 0 so every caller has one failure path.
  */
 export async function postJson(path: string, body: unknown, opts: { token?: string } = {}): Promise<ApiAnswer> {
-  const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json' };
-  if (opts.token) headers.Authorization = `Bearer ${opts.token}`;
+  return callApi('POST', path, { body, token: opts.token });
+}
+
+/**
+ * Any membership call with the session cookie: a JSON body when `body` is given, the answer's
+ * JSON (or {}) back. A network failure resolves as status 0, like `postJson`.
+ */
+export async function callApi(
+  method: 'GET' | 'POST' | 'DELETE',
+  path: string,
+  { body, token }: { body?: unknown; token?: string } = {},
+): Promise<ApiAnswer> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (token) headers.Authorization = `Bearer ${token}`;
   try {
-    const res = await fetch(path, { method: 'POST', credentials: 'include', headers, body: JSON.stringify(body) });
+    const res = await fetch(path, {
+      method,
+      credentials: 'include',
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     let data: Record<string, unknown> = {};
     try {
       const parsed: unknown = await res.json();
@@ -23,7 +41,7 @@ export async function postJson(path: string, body: unknown, opts: { token?: stri
     }
     return { ok: res.ok, status: res.status, data };
   } catch (err) {
-    console.warn(`POST ${path} failed`, err);
+    console.warn(`${method} ${path} failed`, err);
     return { ok: false, status: 0, data: {} };
   }
 }

@@ -42,6 +42,11 @@ export function markLoggedIn(): void {
   set(true);
 }
 
+/** After the server has ended this browser's session some other way (sign out everywhere). */
+export function markLoggedOut(): void {
+  set(false);
+}
+
 export function useLoggedIn(): boolean {
   return useSyncExternalStore(
     subscribe,
