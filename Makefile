@@ -66,13 +66,15 @@ lint: ui-deps
 
 # The deployment test runs deploy/'s nginx site in front of two instances and a PostgreSQL
 # (docs/deploy.md); tests/deploy/aliases.test.mjs runs that nginx site alone on the fixture's
-# aliases. The browser tests come last: their runner's summary closes the run.
+# aliases; tests/deploy/publish.test.mjs runs `site publish` against moto, a local S3-compatible
+# server. The browser tests come last: their runner's summary closes the run.
 test: lint site tests-deps
 	scripts/with-postgres.sh cargo test --workspace
 	scripts/schemathesis.sh
 	npm --prefix ui test
 	scripts/with-postgres.sh node --test tests/deploy/deploy.test.mjs
 	node --test tests/deploy/aliases.test.mjs
+	node --test tests/deploy/publish.test.mjs
 	npm --prefix tests test
 
 # A new page in every language: make new PAGE=notes/my-topic

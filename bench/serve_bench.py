@@ -204,7 +204,13 @@ def deployment():
     deadline = time.time() + 30
     while True:
         try:
-            urllib.request.urlopen(f"{origin}/api/health/live", context=unverified, timeout=2).read()
+            # The TLS server name a browser sends (urllib sends none to an address, which the
+            # nginx site's catch-all refuses); wrk sends the address, which the test config names.
+            with socket.create_connection(("127.0.0.1", https_port), timeout=2) as raw, \
+                    unverified.wrap_socket(raw, server_hostname="localhost") as tls:
+                tls.sendall(b"GET /api/health/live HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+                if not tls.recv(64).startswith(b"HTTP/1.1 200"):
+                    raise OSError("not ready")
             break
         except Exception:
             if time.time() > deadline:

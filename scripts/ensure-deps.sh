@@ -35,4 +35,9 @@ if [ "$need" = test ] || [ "$need" = bench ]; then
   command -v psql >/dev/null || packages+=(postgresql-client)
   ((${#packages[@]} == 0)) || apt_install "${packages[@]}"
 fi
+# moto in server mode: the local S3-compatible storage tests/deploy/publish.test.mjs publishes to.
+if [ "$need" = test ] && ! python3 -c 'import moto.server, flask_cors' >/dev/null 2>&1; then
+  echo "moto: installing from PyPI" >&2
+  python3 -m pip install --quiet --disable-pip-version-check 'moto[server]>=5,<6'
+fi
 exit 0

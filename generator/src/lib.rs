@@ -3,7 +3,7 @@
 //! The modules, each on the ones before it: `diagnostics` (what the checks find, as data),
 //! `model` (the site as its sources describe it), `output` (the files of `dist/` and their
 //! formats), `render` (templates and islands), `plan` (the one render plan `build`, `check` and
-//! `watch` run), `dev` (`site watch`), `authoring` (`site new`, `site translated`).
+//! `watch` run), `dev` (`site watch`), `authoring` (`site new`, `site translated`), `publish` (`site publish`).
 
 mod authoring;
 mod dev;
@@ -11,6 +11,7 @@ mod diagnostics;
 mod model;
 mod output;
 mod plan;
+pub mod publish;
 mod render;
 
 pub use authoring::new_page::{create as new_page, today};

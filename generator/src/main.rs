@@ -56,6 +56,15 @@ enum Command {
         #[arg(long)]
         lang: Option<String>,
     },
+    /// Upload dist/ to an S3-compatible bucket: only the files the bucket does not hold, each
+    /// with its content type and cache rule; files gone from dist/ are deleted there. Settings
+    /// from the environment: PUBLISH_BUCKET, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, and
+    /// optionally PUBLISH_ENDPOINT, PUBLISH_REGION, PUBLISH_PREFIX, AWS_SESSION_TOKEN.
+    Publish {
+        /// Upload every file, also those the bucket holds (after the cache rules changed).
+        #[arg(long)]
+        all: bool,
+    },
     /// Build, then rebuild on every change.
     Watch {
         #[arg(long)]
@@ -109,6 +118,18 @@ fn run(cli: &Cli) -> anyhow::Result<()> {
             for (file, hash) in generator::translations::record(&root(cli), page, lang.as_deref())? {
                 println!("{}: translated_from: {hash}", file.display());
             }
+        }
+        Command::Publish { all } => {
+            let options = options(cli, false);
+            let settings = generator::publish::PublishSettings::from_env()?;
+            let report = generator::publish::publish(&options.out, &settings, *all)?;
+            for path in &report.uploaded {
+                println!("uploaded {path}");
+            }
+            for path in &report.deleted {
+                println!("deleted {path}");
+            }
+            println!("{}", report.summary());
         }
         Command::Watch { dev } => generator::watch(options(cli, *dev))?,
         Command::New { page } => {

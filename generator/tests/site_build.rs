@@ -112,10 +112,15 @@ fn fixture_site_matches_golden_output() {
 fn every_text_file_large_enough_has_siblings_that_decompress_to_it() {
     let out = tempfile::tempdir().unwrap();
     build(&options(&fixture(), out.path())).unwrap();
-    // The aliases' nginx include is read by nginx from disk, never sent.
+    // The aliases' nginx include and the static hosts' files are read from disk, never sent.
+    let read_from_disk = [
+        site_contract::ALIASES_NGINX_FILE,
+        site_contract::HEADERS_FILE,
+        site_contract::REDIRECTS_FILE,
+    ];
     let sent = outputs(out.path())
         .into_iter()
-        .filter(|f| f != Path::new(site_contract::ALIASES_NGINX_FILE));
+        .filter(|f| !read_from_disk.iter().any(|r| f == Path::new(r)));
     let (mut large, mut small) = (0, 0);
     for file in sent {
         let original = std::fs::read(out.path().join(&file)).unwrap();
@@ -169,8 +174,9 @@ fn a_warm_rebuild_writes_nothing_and_an_edit_rewrites_little() {
             .collect()
     };
     let before = search_files();
-    // The page, the Japanese feed (which holds the note in full), the search index's manifest and
-    // the Japanese index files that hold the page's words change; nothing else does.
+    // The page, the Japanese feed (which holds the note in full), the search index's manifest,
+    // `_headers` (which names the manifest's new hashed name) and the Japanese index files that
+    // hold the page's words change; nothing else does.
     let written = build(&options).unwrap().written;
     let after = search_files();
     assert_eq!(before.keys().collect::<Vec<_>>(), after.keys().collect::<Vec<_>>());
@@ -180,7 +186,7 @@ fn a_warm_rebuild_writes_nothing_and_an_edit_rewrites_little() {
         "{changed:?}"
     );
     assert!(changed.len() < after.len() / 3, "{changed:?}");
-    assert_eq!(written, 3 + changed.len());
+    assert_eq!(written, 4 + changed.len());
     let page = std::fs::read_to_string(out.path().join("ja/notes/first/index.html")).unwrap();
     assert!(page.contains("日本語の本文を直した。"));
     let feed = std::fs::read_to_string(out.path().join("ja/atom.xml")).unwrap();
@@ -1057,8 +1063,17 @@ fn aliases_are_in_the_site_facts_and_the_nginx_include_and_nowhere_else() {
     ] {
         assert!(nginx.lines().any(|l| l == line), "{line} not in\n{nginx}");
     }
+    let redirects = std::fs::read_to_string(out.path().join(site_contract::REDIRECTS_FILE)).unwrap();
+    for line in [
+        "/notes/first-try /notes/first 301",
+        "/old-first/ /notes/first 301",
+        "/zh/notes/first-try /zh/notes/first 301",
+        "/ja/old-first /ja/notes/first 301",
+    ] {
+        assert!(redirects.lines().any(|l| l == line), "{line} not in\n{redirects}");
+    }
     let elsewhere: Vec<PathBuf> = (outputs(out.path()).into_iter())
-        .filter(|file| !matches!(file.to_str(), Some("_site.json" | "_aliases.nginx.conf")))
+        .filter(|file| !matches!(file.to_str(), Some("_site.json" | "_aliases.nginx.conf" | "_redirects")))
         .filter(|file| String::from_utf8_lossy(&std::fs::read(out.path().join(file)).unwrap()).contains("first-try"))
         .collect();
     assert!(elsewhere.is_empty(), "an alias is listed nowhere else: {elsewhere:?}");
@@ -1094,4 +1109,98 @@ fn an_alias_that_is_a_page_another_alias_or_not_a_plain_path_fails_with_file_and
         assert!(err.contains(&expected), "{aliases}: {err}\nexpected {expected}");
         assert!(build(&options).is_err(), "{aliases}: the build fails alike");
     }
+}
+
+/// The response headers of `path` from the site server over `dist`, names in lower case.
+async fn served_headers(dist: &Path, path: &str) -> BTreeMap<String, String> {
+    use poem::EndpointExt;
+    let api = poem::endpoint::make_sync(|_| "api").map_to_response().boxed();
+    let options = site_server::static_site::SiteOptions {
+        dist_dir: dist.to_path_buf(),
+        dev: false,
+    };
+    let client = poem::test::TestClient::new(site_server::static_site::site_endpoint(options, api).unwrap());
+    let response = client.get(path).send().await;
+    assert_eq!(response.0.status().as_u16(), 200, "{path}");
+    (response.0.headers().iter())
+        .map(|(name, value)| (name.as_str().to_string(), value.to_str().unwrap().to_string()))
+        .collect()
+}
+
+/// The headers `_headers` gives `path` as Netlify and Cloudflare Pages read it: every rule whose
+/// path is `path` or a `/prefix/*` of it, names in lower case. A name set by two matching rules
+/// is a failure (hosts join the values with a comma: two CSPs, both enforced).
+fn static_host_headers(file: &str, path: &str) -> BTreeMap<String, String> {
+    let mut headers = BTreeMap::new();
+    let mut applies = false;
+    for line in file.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+        if let Some(header) = line.strip_prefix("  ") {
+            if applies {
+                let (name, value) = header.split_once(": ").unwrap();
+                let before = headers.insert(name.to_ascii_lowercase(), value.to_string());
+                assert!(before.is_none(), "{name} is set twice for {path}");
+            }
+        } else {
+            applies = line == path || line.strip_suffix('*').is_some_and(|prefix| path.starts_with(prefix));
+        }
+    }
+    headers
+}
+
+#[tokio::test]
+async fn the_static_hosts_headers_file_gives_each_path_the_headers_the_server_sends() {
+    let (_root, out, options) = editable_fixture();
+    // A chunk of the UI build, which the UI build (not this one) puts into assets/.
+    std::fs::write(out.path().join("assets/chunk-ABCD2345.js"), "export {};").unwrap();
+    build(&options).unwrap();
+    let file = std::fs::read_to_string(out.path().join(site_contract::HEADERS_FILE)).unwrap();
+    let search_index = (std::fs::read_dir(out.path().join("assets")).unwrap())
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .find(|name| name.starts_with("search-index-") && name.ends_with(".json"))
+        .unwrap();
+    let compared = [
+        "content-security-policy",
+        "content-language",
+        "x-content-type-options",
+        "referrer-policy",
+        "x-frame-options",
+        "permissions-policy",
+        "cross-origin-opener-policy",
+    ];
+    for path in [
+        "/",
+        "/notes/first",
+        "/zh/notes/first/",
+        "/ja/",
+        "/images/dot.svg",
+        "/assets/chunk-ABCD2345.js",
+        &format!("/assets/{search_index}"),
+    ] {
+        let server = served_headers(out.path(), path).await;
+        let host = static_host_headers(&file, path);
+        for name in compared {
+            assert_eq!(host.get(name), server.get(name), "{name} of {path}");
+        }
+        let immutable = server["cache-control"] == site_contract::headers::CACHE_IMMUTABLE;
+        assert_eq!(
+            immutable,
+            path.starts_with("/assets/"),
+            "{path}: {}",
+            server["cache-control"]
+        );
+        // Other files keep the host's own rule, a revalidation (docs/deploy.md).
+        assert_eq!(host.contains_key("cache-control"), immutable, "cache-control of {path}");
+        if immutable {
+            assert_eq!(host["cache-control"], server["cache-control"], "{path}");
+        }
+    }
+    let page_csp = &static_host_headers(&file, "/notes/first")["content-security-policy"];
+    assert!(
+        page_csp.contains("style-src 'self' 'sha256-"),
+        "a page allows its own stylesheet: {page_csp}"
+    );
+    assert_eq!(
+        static_host_headers(&file, "/zh/notes/first")["content-language"],
+        "zh-Hant"
+    );
 }

@@ -18,6 +18,10 @@ pub struct Alias {
 /// `deploy/nginx-site.conf` includes; the server does not serve it.
 pub const ALIASES_NGINX_FILE: &str = "_aliases.nginx.conf";
 
+/// The same redirects for a static host that reads Netlify's `_redirects` file (Cloudflare Pages
+/// does too), also beside the pages and not served by the server.
+pub const REDIRECTS_FILE: &str = "_redirects";
+
 /// Whether `path` can be an alias or a route: `/` then segments of letters, digits and `-._~`
 /// (any script), no empty, `.` or `..` segment, no trailing slash. Nothing else can reach the
 /// nginx include, so no value there can end a directive or start a variable.

@@ -1,5 +1,6 @@
 //! Where things live in `dist/` and under which URL.
 
+use crate::{ALIASES_NGINX_FILE, HEADERS_FILE, REDIRECTS_FILE, SITE_FACTS_FILE};
 use std::path::PathBuf;
 
 /// Top-level paths that hold files, never pages: links there are not language-prefixed, and a
@@ -10,6 +11,12 @@ pub const FILE_ONLY_ROOTS: [&str; 5] = ["api", "assets", "images", "locales", "_
 /// collection (`notes/404.html`, `zh/notes/404.html`). The generator writes one for every
 /// collection with a `not_found_key` in site-config.yaml; the server serves whichever it finds.
 pub const NOT_FOUND_FILE: &str = "404.html";
+
+/// Whether the file at `path` (relative to `dist/`) is what the generator leaves for the server,
+/// nginx or a static host rather than for visitors: never served, never published.
+pub fn is_build_record(path: &str) -> bool {
+    [SITE_FACTS_FILE, ALIASES_NGINX_FILE, HEADERS_FILE, REDIRECTS_FILE].contains(&path)
+}
 
 /// Whether the URL path `url` (`/assets/x.js`) is under one of the [`FILE_ONLY_ROOTS`].
 pub fn is_file_path(url: &str) -> bool {

@@ -77,6 +77,8 @@ fn fixture() -> TempDir {
         b"location = /old-about { return 301 /about; }\n",
         false,
     );
+    write(&dist, "_headers", b"/*\n  X-Frame-Options: DENY\n", false);
+    write(&dist, "_redirects", b"/old-about /about 301\n", false);
     for (prefix, lang) in [("", "en"), ("zh/", "zh"), ("ja/", "ja")] {
         write(
             &dist,
@@ -501,8 +503,13 @@ async fn a_pages_old_url_moves_permanently_to_the_page_in_the_visitors_language(
     let (_, prefixed, _) = get(&base, "/ja/old-about", &[]).await;
     assert!(prefixed.get("vary").is_none(), "a prefixed alias has one target");
 
-    let (status, _, _) = get(&base, "/_aliases.nginx.conf", &[]).await;
-    assert_eq!(status, 404, "the nginx include is not served");
+    // What a build leaves for nginx or a static host is not served: an unknown file, or an
+    // unknown page path that goes home.
+    for (record, expected) in [("/_aliases.nginx.conf", 404), ("/_headers", 302), ("/_redirects", 302)] {
+        let (status, _, body) = get(&base, record, &[]).await;
+        assert_eq!(status, expected, "{record}");
+        assert!(!String::from_utf8_lossy(&body).contains("/old-about"), "{record}");
+    }
     let (status, _, _) = get(&base, "/about", &[]).await;
     assert_eq!(status, 200, "the page itself answers");
 }

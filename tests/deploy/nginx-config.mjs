@@ -14,23 +14,26 @@ const repoDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../.
 
 /**
  * The templating step between deploy/nginx-site.conf and this test, and the only change made to
- * it: listen on loopback ports (the IPv6 listens go: the machine may have no IPv6), read the
- * throwaway certificate, include the aliases of the repository's dist/, and point the upstream
- * at the instances' ports.
+ * it: listen on loopback ports (the IPv6 listens go: the machine may have no IPv6), answer to
+ * `localhost` and `127.0.0.1` in place of example.com (every other name still meets the
+ * catch-all server block), read the throwaway certificate, include the aliases of the
+ * repository's dist/, and point the upstream at the instances' ports. A client names
+ * `localhost` in TLS (SNI): one that names no server meets the catch-all, as an address scan does.
  */
 export function siteConfig(shipped, { httpPort, httpsPort, certDir, instancePorts, distDir = path.join(repoDir, 'dist') }) {
   const upstream = /^(\s*)server 127\.0\.0\.1:8081 (.*)$\n^\s*server 127\.0\.0\.1:8082 .*$/m;
   if (!upstream.test(shipped)) throw new Error('deploy/nginx-site.conf no longer has the two upstream lines this test replaces');
   const config = shipped
     .replace(/^\s*listen \[::\]:.*$\n/gm, '')
-    .replace(/^(\s*)listen 80;$/m, `$1listen 127.0.0.1:${httpPort};`)
-    .replace(/^(\s*)listen 443 (.*)$/m, `$1listen 127.0.0.1:${httpsPort} $2`)
+    .replace(/^(\s*)listen 80([ ;])/gm, `$1listen 127.0.0.1:${httpPort}$2`)
+    .replace(/^(\s*)listen 443 (.*)$/gm, `$1listen 127.0.0.1:${httpsPort} $2`)
+    .replace(/^(\s*)server_name example\.com;$/gm, '$1server_name localhost 127.0.0.1;')
     .replaceAll('/etc/letsencrypt/live/example.com/', `${certDir}/`)
     .replace(/^(\s*)access_log \/var\/log\/nginx\/access\.log /m, `$1access_log ${path.dirname(certDir)}/access.log `)
     .replaceAll('/opt/site/current/dist/', `${distDir}/`)
     .replace(upstream, (_, indent, rest) => instancePorts.map((port) => `${indent}server 127.0.0.1:${port} ${rest}`).join('\n'));
   const directives = config.replace(/#.*$/gm, '');
-  for (const left of ['listen 80;', 'listen 443', '/etc/letsencrypt', '/opt/site', ':8081']) {
+  for (const left of ['listen 80', 'listen 443', 'server_name example.com', '/etc/letsencrypt', '/opt/site', ':8081']) {
     if (directives.includes(left)) throw new Error(`siteConfig left "${left}" in place`);
   }
   return config;

@@ -111,7 +111,8 @@ export class Client {
   }
 
   connect() {
-    const session = http2.connect(this.origin, { ca: this.ca, localAddress: this.localAddress });
+    // The TLS server name a browser sends; without one nginx's catch-all refuses the handshake.
+    const session = http2.connect(this.origin, { ca: this.ca, localAddress: this.localAddress, servername: 'localhost' });
     session.on('error', () => {});
     session.on('goaway', () => {
       if (this.session === session) this.connect();

@@ -24,3 +24,20 @@ pub fn nginx_include(config: &SiteConfig, aliases: &[Alias]) -> String {
     }
     text
 }
+
+/// The same redirects as a static host's `_redirects` file (Netlify's form, which Cloudflare
+/// Pages reads too): `FROM TO 301`, per alias and language, with and without a trailing slash.
+pub fn redirects_file(config: &SiteConfig, aliases: &[Alias]) -> String {
+    let mut text = String::from(
+        "# Made by `site build` from the pages' `aliases:` (README, \"Writing content\"), for a static\n\
+         # host; each old URL answers with a permanent redirect to its page.\n",
+    );
+    for alias in aliases {
+        for lang in config.language_codes() {
+            let from = location(&config.localized_path(&alias.from, lang));
+            let to = location(&config.localized_path(&alias.route, lang));
+            text.push_str(&format!("{from} {to} 301\n{from}/ {to} 301\n"));
+        }
+    }
+    text
+}

@@ -15,12 +15,13 @@ use crate::output::files::{
 };
 use crate::output::ledger::{remove_file, Written};
 use crate::output::search::LanguageIndex;
+use crate::output::static_host::{headers_file, HostedFile};
 use crate::output::styles::ISLAND_STYLES_PREFIX;
 use crate::output::{feed, sitemap};
 use crate::render::islands::{self, Placement};
 use anyhow::{Context, Result};
 use rayon::prelude::*;
-use site_contract::{SiteFacts, ALIASES_NGINX_FILE, DEV_BUILD_FILE, SITE_FACTS_FILE};
+use site_contract::{SiteFacts, ALIASES_NGINX_FILE, DEV_BUILD_FILE, HEADERS_FILE, REDIRECTS_FILE, SITE_FACTS_FILE};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::thread::JoinHandle;
@@ -72,6 +73,11 @@ pub(crate) fn run(
     }
     let written = search_written.join().expect("search index writer")?;
     out.record_changed(written);
+    if plan.whole() && !options.dev {
+        write_headers_file(&mut out, state)?;
+    } else if plan.whole() {
+        remove_file(&options.out.join(HEADERS_FILE))?;
+    }
     state.search = Some(SearchKept { entries, languages });
     state.feed_lineups = std::mem::take(&mut plan.feed_lineups);
     if plan.whole() {
@@ -257,10 +263,43 @@ fn write_site_files(out: &mut Written, state: &State, dev: bool) -> Result<()> {
             ALIASES_NGINX_FILE,
             crate::output::aliases::nginx_include(config, &state.aliases).into_bytes(),
         ),
+        (
+            REDIRECTS_FILE,
+            crate::output::aliases::redirects_file(config, &state.aliases).into_bytes(),
+        ),
     ] {
         out.write(PathBuf::from(name), &bytes)?;
     }
     Ok(())
+}
+
+/// `_headers` for static hosts, from every file in `dist/` once the build has written its own and
+/// removed stale ones (the UI build's assets included), pages read back as the server reads them.
+/// Only a whole build knows every file; `make dev`'s builds are never published, so they write none.
+fn write_headers_file(out: &mut Written, state: &State) -> Result<()> {
+    let paths = crate::output::static_host::hosted_files(&out.dir)?;
+    let pages = (paths.iter().filter(|p| p.ends_with(".html")))
+        .map(|p| {
+            std::fs::read(out.dir.join(p)).with_context(|| format!("Failed to read {}", out.dir.join(p).display()))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let mut pages = pages.iter();
+    let files: Vec<HostedFile> = (paths.iter())
+        .map(|path| HostedFile {
+            path,
+            html: path
+                .ends_with(".html")
+                .then(|| pages.next().expect("one per page").as_slice()),
+        })
+        .collect();
+    let script_hashes: Vec<String> = state
+        .ui
+        .as_ref()
+        .and_then(Manifest::head_script_hash)
+        .into_iter()
+        .collect();
+    let text = headers_file(&state.site.config, &script_hashes, &files);
+    out.write(PathBuf::from(HEADERS_FILE), text.as_bytes())
 }
 
 fn write_sitemap(out: &mut Written, site: &Site) -> Result<()> {
@@ -277,10 +316,12 @@ fn write_feed(out: &mut Written, site: &Site, lang: &str) -> Result<()> {
 }
 
 /// Removes what an earlier build wrote and this one did not. The UI build owns `assets/`, except
-/// the search index and the islands' stylesheets this build writes there.
+/// the search index and the islands' stylesheets this build writes there. The static hosts'
+/// `_headers` is written after this, from the files that are left.
 fn remove_stale_files(out: &Written) -> Result<()> {
     remove_stale(&out.dir, &out.files, |p| {
         p == Path::new(DEV_BUILD_FILE)
+            || p == Path::new(HEADERS_FILE)
             || p.starts_with("assets")
                 && !p.starts_with("assets/search")
                 && !p

@@ -8,7 +8,7 @@ use bytes::Bytes;
 use poem::http::header::{CACHE_CONTROL, CONTENT_ENCODING, CONTENT_LANGUAGE, CONTENT_TYPE, ETAG, VARY};
 use poem::http::{HeaderMap, HeaderValue};
 use sha2::{Digest, Sha256};
-use site_contract::{SiteFacts, ALIASES_NGINX_FILE, NOT_FOUND_FILE, SITE_FACTS_FILE};
+use site_contract::{is_build_record, SiteFacts, NOT_FOUND_FILE};
 use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
 use std::sync::Arc;
@@ -204,11 +204,6 @@ impl Site {
     }
 }
 
-/// What the generator leaves for the server and nginx, not for visitors.
-fn is_build_record(path: &str) -> bool {
-    path == SITE_FACTS_FILE || path == ALIASES_NGINX_FILE
-}
-
 /// Each alias (no slashes) with its page's URL in each language.
 fn aliases(facts: &SiteFacts) -> HashMap<Box<str>, Vec<HeaderValue>> {
     let default = &facts.default_language;
@@ -302,11 +297,7 @@ fn load_entry(
     let page_security = if is_html { security.for_page(&body) } else { None };
     let common = CommonHeaders {
         content_type: headers::content_type(path),
-        cache_control: if headers::is_content_hashed(path) {
-            headers::CACHE_IMMUTABLE
-        } else {
-            headers::CACHE_REVALIDATE
-        },
+        cache_control: headers::cache_control(path),
         content_language: is_html.then(|| {
             let (lang, _) = split_language(path, facts, default_language);
             HeaderValue::from_str(&facts.languages[lang].tag).unwrap_or(HeaderValue::from_static("en"))
@@ -378,6 +369,7 @@ impl CommonHeaders<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use site_contract::SITE_FACTS_FILE;
     use std::collections::BTreeMap;
 
     fn write(dist: &Path, path: &str, text: &str) {
