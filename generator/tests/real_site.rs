@@ -987,6 +987,11 @@ fn long_guides_and_notes_have_a_contents_list_of_their_sections() {
             );
             assert!(aside.contains(&format!(">{title}</h2>")), "{at}: {aside}");
             assert_eq!(hrefs(compact), hrefs(aside), "{at}");
+            // And a third time in the phone's sheet, opened from the dock.
+            let sheet = between(&html, "<dialog class=\"contents contents-sheet\"", "</dialog>").expect(&at);
+            assert!(sheet.contains(&format!(">{title}</h2>")), "{at}: {sheet}");
+            assert_eq!(hrefs(compact), hrefs(sheet), "{at}");
+            assert!(html.contains("<a class=\"dock-top\" href=\"#top\">"), "{at}");
             // Every section is listed, in order, with its subsections between them.
             let listed: Vec<String> = hrefs(compact).into_iter().filter(|h| sections.contains(h)).collect();
             assert_eq!(listed, sections, "{at}");
