@@ -237,6 +237,9 @@ describe('small targets and diagrams', () => {
       assert.match(response.headers.get('content-type'), /^image\/svg\+xml/);
       // Named by the diagram's own description.
       assert.equal(await page.getByRole('link', { name: /^Architecture: Markdown/ }).count(), 1);
+      // On a phone a corner mark says so (decorative: no text for assistive technology).
+      const mark = await links.first().evaluate((a) => getComputedStyle(a, '::after').content);
+      assert.match(mark, /⤢/);
     } finally {
       await page.closeContext();
     }
