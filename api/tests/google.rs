@@ -245,7 +245,7 @@ on_both_databases! {
         for cookie in ["", "google_pending=forged"] {
             let stolen = g.verify_invite(&token, cookie, &invite).await;
             stolen.assert(StatusCode::BAD_REQUEST);
-            assert_eq!(stolen.field("error"), "Your Google sign-in has expired. Please sign in with Google again.");
+            assert_eq!(stolen.field("error"), "Your Google login has expired. Please log in with Google again.");
         }
         let reply = g.verify_invite(&token, &pending, &invite).await;
         reply.assert(StatusCode::OK);
@@ -445,7 +445,7 @@ on_both_databases! {
         g.app.clock.advance(16 * 60);
         let reply = g.verify_invite(&token, &pending, &invite).await;
         reply.assert(StatusCode::BAD_REQUEST);
-        assert_eq!(reply.field("error"), "Your Google sign-in has expired. Please sign in with Google again.");
+        assert_eq!(reply.field("error"), "Your Google login has expired. Please log in with Google again.");
         assert_eq!(api::invites::list(&g.app.state.db).await.unwrap()[0].uses, 0);
     }
 

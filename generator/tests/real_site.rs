@@ -243,14 +243,45 @@ fn breadcrumbs_name_the_page_in_every_language() {
         ("/zh/verifycode", "忘記密碼"),
         ("/ja/verifycode", "パスワードをお忘れの方"),
         ("/valuation-models/wacc", "WACC"),
-        ("/zh/valuation-models/ev-ebitda", "企業價值 (EV/EBITDA)"),
-        ("/ja/valuation-models/wacc", "割引率 (WACC)"),
+        ("/zh/valuation-models/ev-ebitda", "企業價值（EV/EBITDA）"),
+        ("/zh/valuation-models/dcf", "現金流量折現（DCF）"),
+        ("/ja/valuation-models/wacc", "割引率（WACC）"),
     ] {
         let trail = trail(url);
         assert!(
             trail.contains(&format!("<span aria-current=\"page\">{last}</span>")),
             "{url}: {trail}"
         );
+    }
+    // A crumb that names the page in its title's words writes them as the title does: not
+    // "現金流量折現 (DCF)" under the heading "現金流量折現（DCF）".
+    let bare = |text: &str| -> String {
+        text.chars()
+            .filter(|c| !c.is_whitespace())
+            .map(|c| match c {
+                '（' => '(',
+                '）' => ')',
+                '：' => ':',
+                c => c,
+            })
+            .collect()
+    };
+    for route in ROUTES {
+        for (lang, prefix) in LANGS {
+            let html = page(&url(route, prefix));
+            let (Some(crumb), Some(title)) = (
+                html.split("<span aria-current=\"page\">")
+                    .nth(1)
+                    .and_then(|s| s.split("</span>").next()),
+                html.split("<h1>").nth(1).and_then(|s| s.split("</h1>").next()),
+            ) else {
+                continue;
+            };
+            assert!(
+                crumb == title || bare(crumb) != bare(title),
+                "{route} ({lang}): crumb {crumb} beside title {title}"
+            );
+        }
     }
     // The Japanese valuation section has one name: the page heading's.
     let ja = page("/ja/valuation-models");
@@ -956,6 +987,11 @@ fn long_guides_and_notes_have_a_contents_list_of_their_sections() {
             );
             assert!(aside.contains(&format!(">{title}</h2>")), "{at}: {aside}");
             assert_eq!(hrefs(compact), hrefs(aside), "{at}");
+            // And a third time in the phone's sheet, opened from the dock.
+            let sheet = between(&html, "<dialog class=\"contents contents-sheet\"", "</dialog>").expect(&at);
+            assert!(sheet.contains(&format!(">{title}</h2>")), "{at}: {sheet}");
+            assert_eq!(hrefs(compact), hrefs(sheet), "{at}");
+            assert!(html.contains("<a class=\"dock-top\" href=\"#top\">"), "{at}");
             // Every section is listed, in order, with its subsections between them.
             let listed: Vec<String> = hrefs(compact).into_iter().filter(|h| sections.contains(h)).collect();
             assert_eq!(listed, sections, "{at}");

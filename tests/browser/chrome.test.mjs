@@ -489,19 +489,43 @@ describe('member login state in the top bar', () => {
 });
 
 describe('fades', () => {
-  it('fades content in about 100 ms after load, in steps for lists, and not with reduced motion', async () => {
-    const page = await openPage(browser, `${server.url}/notes`, { width: 1280 });
+  it('content is there at the first paint and fades to full strength within about 100 ms, lists in steps; not with reduced motion', async () => {
+    const page = await openPage(browser, `${server.url}/valuation-models`, { width: 1280 });
     try {
       const animation = (selector) =>
         page
           .locator(selector)
           .first()
-          .evaluate((el) => [getComputedStyle(el).animationName, getComputedStyle(el).animationDelay]);
-      assert.deepEqual(await animation('main .article'), ['fade-in', '0.1s']);
-      assert.deepEqual(await animation('.entry-list > li'), ['fade-in', '0.1s']);
+          .evaluate((el) => {
+            const style = getComputedStyle(el);
+            return [style.animationName, style.animationDelay, style.animationDuration];
+          });
+      assert.deepEqual(await animation('main .article'), ['fade-in', '0s', '0.1s']);
+      assert.deepEqual(await animation('.section-children li'), ['fade-in', '0s', '0.1s']);
+      assert.deepEqual(await animation('.section-children li:nth-child(2)'), ['fade-in', '0.025s', '0.1s']);
+      assert.deepEqual(await animation('.section-children li:nth-child(9)'), ['fade-in', '0.1s', '0.1s']);
+      // At the start of each fade, before any delay has passed, the content is already half there
+      // (each fade is started again and held at its first frame).
+      const atStart = await page.evaluate(() => {
+        const seen = [];
+        for (const el of [document.querySelector('main .article'), ...document.querySelectorAll('.section-children li')]) {
+          el.style.animation = 'none';
+          void el.offsetWidth;
+          el.style.animation = '';
+          const running = el.getAnimations();
+          if (running.length === 0) seen.push(-1);
+          for (const a of running) {
+            a.pause();
+            a.currentTime = 0;
+          }
+          seen.push(Number(getComputedStyle(el).opacity));
+        }
+        return seen;
+      });
+      for (const opacity of atStart) assert.ok(opacity >= 0.5, `opacity ${opacity} at the start of a fade`);
       await page.emulateMedia({ reducedMotion: 'reduce' });
       assert.equal((await animation('main .article'))[0], 'none');
-      assert.equal((await animation('.entry-list > li'))[0], 'none');
+      assert.equal((await animation('.section-children li'))[0], 'none');
     } finally {
       await page.closeContext();
     }

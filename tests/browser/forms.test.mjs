@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { launchBrowser, openPage, startServer, waitForIslands } from './harness.mjs';
+import path from 'node:path';
+import { launchBrowser, openPage, repoDir, startServer, waitForIslands } from './harness.mjs';
 
 const axeSource = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -341,10 +342,22 @@ describe('member forms', () => {
       }
     });
 
+  // The API's messages and emails (locales/*/api.json) say it as the forms do.
+  for (const [lang, word, other] of [
+    ['en', /\blog ?in\b/i, /\bsign[ -]?in\b/i],
+    ['zh', /登入/, /登錄|登录|登陸|簽入/],
+    ['ja', /ログイン/, /サインイン/],
+  ])
+    test(`${lang}: the API's messages and emails call signing in by the same word`, async () => {
+      const text = await readFile(path.join(repoDir, 'locales', lang, 'api.json'), 'utf8');
+      assert.match(text, word);
+      assert.doesNotMatch(text, other);
+    });
+
   test('Google sign-in, when the server has no Google set-up, comes back with a message', async () => {
     const page = await openPage(browser, `${server.url}/login`);
     try {
-      const google = page.getByRole('link', { name: 'Continue with Google' });
+      const google = page.getByRole('link', { name: 'Log in with Google' });
       assert.equal(await google.getAttribute('href'), '/api/auth/google');
       await google.click();
       await page.waitForURL(/\/login\?error=google_unavailable$/);

@@ -239,7 +239,7 @@ describe('tables of figures', () => {
   });
 
   it('too wide for a phone scroll inside their own box, by keyboard too', async () => {
-    const page = await openPage(browser, server.url + '/investment-basics/types-of-investments', { width: 375 });
+    const page = await openPage(browser, server.url + '/valuation-models/residual-income', { width: 375 });
     try {
       const scrolled = await scrollBoxByKeyboard(page, '.table-scroll');
       assert.ok(scrolled.box > 0, 'the table scrolled');

@@ -40,7 +40,7 @@ describe('search page', () => {
       await results(page).first().waitFor();
       const count = await results(page).count();
       // The first ten results, read from the chunks they need; more are read on request.
-      assert.equal((await status(page).textContent()).trim(), `At least ${count} results`);
+      assert.equal((await status(page).textContent()).trim(), `Showing the first ${count} results`);
       assert.equal((await resultPaths(page))[0], '/valuation-models/dcf');
       const mark = await results(page).first().locator('mark').first().textContent();
       assert.equal(mark.toLowerCase(), 'discounted');
@@ -52,6 +52,13 @@ describe('search page', () => {
       assert.ok(firstOther === -1 || langs.slice(firstOther).every((l) => l !== 'en'), langs.join(','));
       assert.deepEqual(page.indexRequests.length, 1, 'the index is fetched once');
       const firstTitles = await results(page).locator('.search-result-title').allTextContents();
+      // "Show more results" stands apart from the last card.
+      const gap = await page.evaluate(() => {
+        const cards = document.querySelectorAll('.search-results .search-result');
+        const more = document.querySelector('.search-more');
+        return more.getBoundingClientRect().top - cards[cards.length - 1].getBoundingClientRect().bottom;
+      });
+      assert.ok(gap >= 12, `${gap} px between the last result and "Show more results"`);
       while (await page.getByRole('button', { name: 'Show more results' }).count()) {
         const before = await results(page).count();
         await page.getByRole('button', { name: 'Show more results' }).click();
@@ -80,7 +87,7 @@ describe('search page', () => {
       const paths = await resultPaths(page);
       assert.equal(paths[0], '/zh/valuation-models/dcf');
       assert.equal(await results(page).first().locator('mark').first().textContent(), '折現');
-      assert.match((await status(page).textContent()).trim(), /^至少 \d+ 筆結果$/);
+      assert.match((await status(page).textContent()).trim(), /^先列出前 \d+ 筆結果$/);
       assert.equal(await page.getByRole('button', { name: '顯示更多結果' }).count(), 1);
       await results(page).first().locator('a').click();
       await page.waitForURL(`${server.url}/zh/valuation-models/dcf`);

@@ -11,6 +11,7 @@ import { importWithTimeout, ChunkLoadError, ISLAND_FAILED, retryLoader, showChun
 import { DEFAULT_LANGUAGE } from './lib/languages';
 import { watchScrollers } from './lib/scrollers';
 import { watchContents } from './lib/contentsSpy';
+import { watchContentsSheet } from './lib/contentsSheet';
 import { canWait, islandStylesReady, whenIdle, welcomeDone } from './lib/hydration';
 import { applyDarkMode, readDarkMode, readSelectedLanguage, writeLanguageCookie } from './lib/preferences';
 
@@ -89,6 +90,7 @@ function start() {
   if (stored) writeLanguageCookie(stored);
   watchScrollers();
   watchContents();
+  watchContentsSheet();
   const islands = Array.from(document.querySelectorAll<HTMLElement>('.island[data-island]'));
   if (islands.length === 0) return;
   const texts = new Map<string, Text>();

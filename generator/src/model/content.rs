@@ -22,6 +22,9 @@ pub struct FrontMatter {
     /// When the text last changed meaningfully (feeds and structured data); `date` when absent.
     #[serde(default)]
     pub updated: Option<PageDate>,
+    /// A guide's key takeaways, a few sentences shown above its text.
+    #[serde(default)]
+    pub takeaways: Vec<String>,
     #[serde(default)]
     pub keywords: Vec<String>,
     #[serde(default)]

@@ -106,6 +106,11 @@ pub struct PageView {
     pub children: Vec<LinkView>,
     pub entries: Vec<EntryView>,
     pub date: Option<DateView>,
+    /// When an article's text last changed, if its `updated:` is later than its `date:`, as
+    /// `reading.updated` says it ("Updated 15 November 2025").
+    pub updated: Option<DateView>,
+    /// The key takeaways its front matter lists, shown above its text.
+    pub takeaways: Vec<String>,
     /// An article's estimated reading time, as the reader's language says it.
     pub reading_time: Option<String>,
     /// An article's "On this page" list (empty for a short page).
@@ -295,6 +300,8 @@ impl ViewContext<'_> {
             children: Vec::new(),
             entries: Vec::new(),
             date: None,
+            updated: None,
+            takeaways: Vec::new(),
             reading_time: None,
             toc: Vec::new(),
             previous: None,
@@ -365,6 +372,18 @@ impl ViewContext<'_> {
         view.date = self.date(front.date, lang);
         let is_article = self.pages.is_article(page);
         if is_article {
+            view.updated = front
+                .updated
+                .filter(|updated| front.date.is_none_or(|date| *updated > date))
+                .map(|datetime| DateView {
+                    datetime,
+                    text: self.locales.format(
+                        lang,
+                        "reading.updated",
+                        &[("date", &datetime.format(self.locales, lang))],
+                    ),
+                });
+            view.takeaways = front.takeaways.clone();
             let minutes = reading::reading_minutes(&page.rendered.text, self.config.language(lang).reading).to_string();
             view.reading_time = Some(self.locales.format(lang, "reading.minutes", &[("count", &minutes)]));
             view.toc = reading::contents(&page.rendered.headings);

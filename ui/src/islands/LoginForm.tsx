@@ -30,9 +30,9 @@ export default function LoginForm({ lang: langProp }: { lang?: string }) {
   useEffect(() => {
     const reason = queryParam('error');
     if (reason === 'google_unavailable') {
-      setError(t('login.errors.googleUnavailable', 'Google sign-in is not available right now'));
+      setError(t('login.errors.googleUnavailable', 'Google login is not available right now'));
     } else if (reason === 'google_failed') {
-      setError(t('login.errors.googleFailed', 'Google sign-in failed, please try again'));
+      setError(t('login.errors.googleFailed', 'Google login failed, please try again'));
     } else if (reason === 'google_link_password') {
       setError(
         t(
@@ -63,7 +63,7 @@ export default function LoginForm({ lang: langProp }: { lang?: string }) {
   return (
     <FormCard
       title={t('login.title', 'Member Login')}
-      subtitle={t('login.subtitle', 'Sign in to your member account.')}
+      subtitle={t('login.subtitle', 'Log in to your member account.')}
       back={<BackButton lang={lang} label={t('login.back', 'Back')} />}
     >
       <ErrorBox id={errorId} message={error} />
@@ -99,7 +99,7 @@ export default function LoginForm({ lang: langProp }: { lang?: string }) {
           <path fill="#FBBC05" d="M6.4 14c-.2-.6-.3-1.3-.3-2s.1-1.4.3-2V7.4H3.1a10 10 0 0 0 0 9.2L6.4 14Z" />
           <path fill="#EA4335" d="M12 6c1.5 0 2.8.5 3.8 1.5l2.9-2.9A10 10 0 0 0 3.1 7.4L6.4 10C7.2 7.7 9.4 6 12 6Z" />
         </svg>
-        {t('login.google', 'Sign in with Google')}
+        {t('login.google', 'Log in with Google')}
       </a>
       <nav className="form-links" aria-label={t('login.title', 'Member Login')}>
         <a href={localizedPath('/verifycode', lang)}>{t('login.forgot', 'Forgot password?')}</a>

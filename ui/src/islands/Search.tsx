@@ -131,7 +131,7 @@ export default function Search({ indexUrl, lang: langProp }: { indexUrl: string;
   if (phase === 'loadingTranslations') status = t('search.loadingTranslations', 'Loading translations…');
   else if ((phase === 'searching' || (pending && !outcome)) && searched) status = t('search.searching', 'Searching…');
   else if (outcome?.kind === 'results' && outcome.more)
-    status = t('search.countAtLeast', { count: outcome.results.length, defaultValue: 'At least {{count}} results' });
+    status = t('search.countFirst', { count: outcome.results.length, defaultValue: 'Showing the first {{count}} results' });
   else if (outcome?.kind === 'results') status = t('search.count', { count: outcome.results.length, defaultValue: '{{count}} results' });
 
   const noMatch = outcome && outcome.kind !== 'results';

@@ -161,6 +161,8 @@ pub fn render(source: &str, options: &RenderOptions) -> Result<Rendered, Markdow
     let mut heading: Option<OpenHeading> = None;
     let mut seen_ids: HashSet<String> = HashSet::new();
     let mut table_start = 0;
+    // Inside a link (an image there is not made a link of its own), and inside a diagram's.
+    let (mut in_link, mut in_diagram) = (0, false);
 
     for (event, range) in Parser::new_ext(source, parser_options).into_offset_iter() {
         if let Some((_, buffer)) = code.as_mut() {
@@ -254,6 +256,7 @@ pub fn render(source: &str, options: &RenderOptions) -> Result<Rendered, Markdow
                 } else {
                     dest_url
                 };
+                in_link += 1;
                 events.push(Event::Start(Tag::Link {
                     link_type,
                     dest_url,
@@ -261,9 +264,27 @@ pub fn render(source: &str, options: &RenderOptions) -> Result<Rendered, Markdow
                     id,
                 }));
             }
+            Event::End(TagEnd::Link) => {
+                in_link -= 1;
+                events.push(event);
+            }
             Event::Start(Tag::Image { ref dest_url, .. }) if dest_url.starts_with('/') => {
                 out.links.push((dest_url.to_string(), line_of(source, range.start)));
+                // A diagram (SVG) is drawn for a wide column: on a phone its labels shrink below
+                // reading size, so a tap opens it alone, where it can be zoomed.
+                if in_link == 0 && dest_url.ends_with(".svg") {
+                    in_diagram = true;
+                    let href = html_escape::encode_double_quoted_attribute(dest_url.as_ref()).into_owned();
+                    events.push(Event::InlineHtml(
+                        format!("<a class=\"diagram\" href=\"{href}\">").into(),
+                    ));
+                }
                 events.push(event);
+            }
+            Event::End(TagEnd::Image) if in_diagram => {
+                in_diagram = false;
+                events.push(event);
+                events.push(Event::InlineHtml("</a>".into()));
             }
             Event::SoftBreak if options.line_breaks => events.push(Event::HardBreak),
             Event::Text(ref t) => {
@@ -406,6 +427,27 @@ mod tests {
     }
 
     #[test]
+    fn tables_of_words_stack_with_their_headings_as_labels() {
+        let words = en("| | To the firm | To \"equity\" |\n|---|---|---|\n| Whose cash | Lenders and shareholders together | Shareholders only, after the lenders |\n| Rate | WACC | The cost of equity |\n");
+        has(&words, "<div class=\"table-scroll table-stack\"><table>");
+        has(
+            &words,
+            "<td data-label=\"To &quot;equity&quot;\">Shareholders only, after the lenders</td>",
+        );
+        // The row's own label has no heading above it, so it carries none.
+        has(&words, "<tr><td>Whose cash</td>");
+        // Chinese counts two columns a character: as many words in fewer characters.
+        let zh = en("| | 企業自由現金流量 | 股東自由現金流量 |\n|---|---|---|\n| 屬於誰 | 債權人與股東共同所有 | 只屬於股東，在債權人之後 |\n");
+        has(&zh, "table-stack");
+        // Short words, or a column of figures, keep the table's columns (scrolling if need be).
+        let short = en("| | A | B |\n|---|---|---|\n| Cost | low | high |\n| Lenders and shareholders | The cost of equity | Shareholders |\n");
+        assert!(!short.html.contains("table-stack"), "{}", short.html);
+        let figures = en("| Case | Why it happens, in a long sentence | Value |\n|---|---|---|\n| Bear case with lower growth | Margins fall back to the industry average | \\$19.50 |\n");
+        assert!(!figures.html.contains("table-stack"), "{}", figures.html);
+        assert!(!figures.html.contains("data-label"), "{}", figures.html);
+    }
+
+    #[test]
     fn tables_footnotes_strikethrough() {
         let r = en("| a | b |\n|---|---|\n| 1 | 2 |\n\nText[^1] ~~old~~\n\n[^1]: Note.\n");
         assert!(r.html.contains("<table>"));
@@ -433,6 +475,16 @@ mod tests {
         assert!(r.html.contains("src=\"/images/a.svg\""), "{}", r.html);
         assert_eq!(r.links[0], ("/valuation-models/dcf#formula".to_string(), 1));
         assert_eq!(r.links[2], ("/".to_string(), 2));
+    }
+
+    #[test]
+    fn diagrams_open_full_size_unless_already_a_link() {
+        let r = en("![Flow](/images/flow.svg)\n\n[![Logo](/images/logo.svg)](/about)\n\n![Photo](/images/p.png)\n");
+        has(
+            &r,
+            "<a class=\"diagram\" href=\"/images/flow.svg\"><img src=\"/images/flow.svg\" alt=\"Flow\" /></a>",
+        );
+        assert_eq!(r.html.matches("class=\"diagram\"").count(), 1, "{}", r.html);
     }
 
     #[test]

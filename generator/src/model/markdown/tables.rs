@@ -3,6 +3,10 @@
 //! - a column whose cells are all numbers gets `class="num"` (right-aligned, tabular figures);
 //! - in a table with such a column, a row whose first cell is "Total" (合計, 總計) gets
 //!   `class="total"`;
+//! - a table of words (no column of figures, and rows that average more text than a phone's
+//!   line holds, `STACK_WIDTH`) gets `table-stack`: on a phone each row becomes a card whose cells carry their
+//!   column's heading as `data-label`, where scrolling sideways through walls of 3–6-line cells
+//!   would read worse; tables of figures keep their columns and scroll;
 //! - `:---:` alignment becomes a class: the `style` attribute pulldown-cmark writes is refused
 //!   by the site's Content-Security-Policy (`style-src 'self'`).
 
@@ -10,6 +14,10 @@ use pulldown_cmark::{Alignment, CowStr, Event, Tag, TagEnd};
 
 /// First words of a totals row, in the site's languages.
 const TOTAL_WORDS: &[&str] = &["total", "合計", "總計", "总计", "合计"];
+
+/// How wide, in columns (a CJK character counts two), a table's rows must be on average for the
+/// table to stack on a phone: a line of a 375 px phone holds about 45 of them.
+const STACK_WIDTH: usize = 50;
 
 /// Units written around a number in a cell: `$1,070.00`, `+7.5%`, `110.25 美元`, `1,000.00ドル`.
 const PREFIXES: &[&str] = &["US$", "NT$", "HK$", "$", "€", "£", "¥", "￥"];
@@ -54,6 +62,17 @@ pub(super) fn rewrite(events: &mut [Event<'_>], start: usize) {
         .map(|c| c.row)
         .collect();
 
+    let stacks = is_text_table(&cells, &numeric);
+    let labels: Vec<String> = (0..columns)
+        .map(|column| {
+            cells
+                .iter()
+                .find(|c| c.head && c.column == column)
+                .map(|c| c.text.trim().to_string())
+                .unwrap_or_default()
+        })
+        .collect();
+
     for cell in &cells {
         let mut classes = Vec::new();
         if numeric[cell.column] {
@@ -71,10 +90,16 @@ pub(super) fn rewrite(events: &mut [Event<'_>], start: usize) {
         } else {
             format!(" class=\"{}\"", classes.join(" "))
         };
+        let label = match labels.get(cell.column) {
+            Some(label) if stacks && !label.is_empty() => {
+                format!(" data-label=\"{}\"", html_escape::encode_double_quoted_attribute(label))
+            }
+            _ => String::new(),
+        };
         let (open, close) = if cell.head {
             (format!("<th scope=\"col\"{class}>"), "</th>")
         } else {
-            (format!("<td{class}>"), "</td>")
+            (format!("<td{class}{label}>"), "</td>")
         };
         events[cell.start] = Event::Html(open.into());
         events[cell.end] = Event::Html(close.into());
@@ -83,6 +108,7 @@ pub(super) fn rewrite(events: &mut [Event<'_>], start: usize) {
     let mut row = 0;
     for event in events[start..].iter_mut() {
         let html: CowStr = match event {
+            Event::Start(Tag::Table(_)) if stacks => "<div class=\"table-scroll table-stack\"><table>".into(),
             Event::Start(Tag::Table(_)) => "<div class=\"table-scroll\"><table>".into(),
             Event::End(TagEnd::Table) => "</tbody></table></div>\n".into(),
             Event::Start(Tag::TableHead) => "<thead><tr>".into(),
@@ -100,6 +126,37 @@ pub(super) fn rewrite(events: &mut [Event<'_>], start: usize) {
         };
         *event = Event::Html(html);
     }
+}
+
+/// A table of words: no column of figures, and rows with more text on average than a phone's
+/// line, which its columns would wrap into tall narrow walls.
+fn is_text_table(cells: &[Cell], numeric: &[bool]) -> bool {
+    let body: Vec<&Cell> = cells.iter().filter(|c| !c.head).collect();
+    let rows = body
+        .iter()
+        .map(|c| c.row)
+        .collect::<std::collections::BTreeSet<_>>()
+        .len();
+    if rows == 0 || numeric.contains(&true) {
+        return false;
+    }
+    let width: usize = body.iter().map(|c| display_width(c.text.trim())).sum();
+    width >= STACK_WIDTH * rows
+}
+
+/// Columns a text takes in a monospaced view: East Asian wide characters count two.
+fn display_width(text: &str) -> usize {
+    text.chars()
+        .map(|c| match c as u32 {
+            0x1100..=0x115F
+            | 0x2E80..=0xA4CF
+            | 0xAC00..=0xD7A3
+            | 0xF900..=0xFAFF
+            | 0xFE30..=0xFE4F
+            | 0xFF00..=0xFF60 => 2,
+            _ => 1,
+        })
+        .sum()
 }
 
 /// The cells of a table's events (`offset`: where those events sit in the page's events).
