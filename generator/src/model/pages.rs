@@ -8,6 +8,7 @@ use crate::model::content::{PageKind, SourcePage, Sources};
 use crate::model::date::PageDate;
 use crate::model::links::{Headings, LinkTargets};
 use crate::model::markdown::{self, RenderOptions, Rendered};
+use crate::model::photos::Photos;
 use crate::model::site_values;
 use anyhow::Result;
 use rayon::prelude::*;
@@ -134,7 +135,7 @@ fn gets_page(kind: &PageKind, config: &SiteConfig) -> bool {
 }
 
 /// Renders `source` for `lang`; an error names the file and its line.
-fn render_page(source: &Arc<SourcePage>, lang: &str, config: &SiteConfig) -> Result<Page, Diagnostic> {
+fn render_page(source: &Arc<SourcePage>, lang: &str, config: &SiteConfig, photos: &Photos) -> Result<Page, Diagnostic> {
     let line_breaks = match &source.kind {
         PageKind::Entry { collection } => config.collections.get(collection).is_some_and(|c| c.line_breaks),
         _ => false,
@@ -143,6 +144,7 @@ fn render_page(source: &Arc<SourcePage>, lang: &str, config: &SiteConfig) -> Res
         lang,
         default_language: &config.default_language,
         line_breaks,
+        photos: Some(photos),
     };
     let body = site_values::fill(&source.body, config);
     let rendered = (body.and_then(|body| markdown::render(&body, &options)))
@@ -162,6 +164,7 @@ fn render_routes<'a>(
     sources: &Sources,
     routes: impl Iterator<Item = &'a String>,
     config: &SiteConfig,
+    photos: &Photos,
 ) -> Result<BTreeMap<String, BTreeMap<String, Page>>> {
     let jobs: Vec<(&Arc<SourcePage>, &str)> = routes
         .flat_map(|route| {
@@ -174,7 +177,7 @@ fn render_routes<'a>(
         .collect();
     let results: Vec<Result<Page, Diagnostic>> = jobs
         .par_iter()
-        .map(|(source, lang)| render_page(source, lang, config))
+        .map(|(source, lang)| render_page(source, lang, config, photos))
         .collect();
     let mut by_route: BTreeMap<String, BTreeMap<String, Page>> = BTreeMap::new();
     let mut errors = Vec::new();
@@ -196,16 +199,23 @@ fn render_routes<'a>(
 impl Pages {
     /// Every route in every language of the site, rendered from Markdown (a language without a
     /// file renders the default language's), or every error with its file and line.
-    pub fn render(sources: &Sources, config: &SiteConfig) -> Result<Pages> {
+    pub fn render(sources: &Sources, config: &SiteConfig, photos: &Photos) -> Result<Pages> {
         Ok(Pages {
-            by_route: render_routes(sources, sources.keys(), config)?,
+            by_route: render_routes(sources, sources.keys(), config, photos)?,
         })
     }
 
     /// Renders again the routes of `routes` from `sources` (a route no longer in `sources` is
     /// gone), leaving every other page as it is: what a rebuild after a Markdown edit needs.
-    pub fn rerender(&mut self, sources: &Sources, routes: &BTreeSet<String>, config: &SiteConfig) -> Result<()> {
-        let mut fresh = render_routes(sources, routes.iter().filter(|r| sources.contains_key(*r)), config)?;
+    pub fn rerender(
+        &mut self,
+        sources: &Sources,
+        routes: &BTreeSet<String>,
+        config: &SiteConfig,
+        photos: &Photos,
+    ) -> Result<()> {
+        let kept = routes.iter().filter(|r| sources.contains_key(*r));
+        let mut fresh = render_routes(sources, kept, config, photos)?;
         for route in routes {
             match fresh.remove(route) {
                 Some(versions) => self.by_route.insert(route.clone(), versions),

@@ -8,6 +8,7 @@ use super::state::{SearchKept, State};
 use super::write_pages::{write_pages, Finish};
 use super::BuildOptions;
 use crate::model::locales::Locales;
+use crate::model::photos::PHOTO_DIR;
 use crate::model::site::Site;
 use crate::output::assets::Manifest;
 use crate::output::files::{
@@ -61,6 +62,7 @@ pub(crate) fn run(
     for job in &plan.jobs {
         match job {
             Job::StaticFiles => copy_static_files(&mut out, &options.root.join("static"))?,
+            Job::Photos => write_photos(&mut out, &state.site, &plan)?,
             Job::SiteFiles => write_site_files(&mut out, state, options.dev)?,
             Job::Sitemap => write_sitemap(&mut out, &state.site)?,
             Job::Feed { lang } => write_feed(&mut out, &state.site, lang)?,
@@ -215,6 +217,27 @@ fn copy_static_files(out: &mut Written, from: &Path) -> Result<()> {
     Ok(())
 }
 
+/// The files of the photos the plan's pages show.
+fn write_photos(out: &mut Written, site: &Site, plan: &Plan) -> Result<()> {
+    let shown: BTreeSet<&str> = (plan.jobs.iter())
+        .filter_map(|job| match job {
+            Job::Page { route, lang } => site.pages.get(route, lang),
+            _ => None,
+        })
+        .flat_map(|page| page.rendered.photos.iter().map(String::as_str))
+        .collect();
+    for src in shown {
+        let photo = site
+            .photos
+            .known(src)
+            .with_context(|| format!("photo {src} was not processed"))?;
+        for (name, bytes) in &photo.files {
+            out.write(Path::new(PHOTO_DIR).join(name), bytes)?;
+        }
+    }
+    Ok(())
+}
+
 /// The UI text as i18next fetches it: `dist/locales/<lang>/<namespace>.json`.
 fn write_locale_files(out: &mut Written, locales: &Locales) -> Result<()> {
     for file in locales.files() {
@@ -283,6 +306,7 @@ fn remove_stale_files(out: &Written) -> Result<()> {
         p == Path::new(DEV_BUILD_FILE)
             || p.starts_with("assets")
                 && !p.starts_with("assets/search")
+                && !p.starts_with(PHOTO_DIR)
                 && !p
                     .file_name()
                     .and_then(|n| n.to_str())

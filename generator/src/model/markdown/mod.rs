@@ -1,9 +1,11 @@
 //! Markdown to HTML: CommonMark with tables, footnotes, strikethrough, heading ids, math as
 //! MathML and highlighted code; also the page's plain text (for search) and its internal links.
 
+use crate::model::photos::{picture_html, Photo, Photos};
 use pulldown_cmark::{html, CodeBlockKind, CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 use std::collections::HashSet;
 use std::fmt;
+use std::sync::Arc;
 use std::sync::OnceLock;
 use syntect::html::{ClassStyle, ClassedHTMLGenerator};
 use syntect::parsing::SyntaxSet;
@@ -19,6 +21,8 @@ pub struct RenderOptions<'a> {
     pub default_language: &'a str,
     /// Single line breaks become `<br>`: the web projects' light markup.
     pub line_breaks: bool,
+    /// Where raster images (`/images/x.jpg`) become resized photos; None leaves them as written.
+    pub photos: Option<&'a Photos>,
 }
 
 #[derive(Debug, Default)]
@@ -31,6 +35,8 @@ pub struct Rendered {
     /// Every heading in order: the contents list of long pages and the link check read them.
     pub headings: Vec<Heading>,
     pub has_code: bool,
+    /// The photos the page shows (`/images/beach.jpg`), as written, in order.
+    pub photos: Vec<String>,
 }
 
 /// A heading as the contents list names it: its level (2 for `##`), id and plain text.
@@ -149,6 +155,9 @@ type OpenHeading<'a> = (
     Vec<(CowStr<'a>, Option<CowStr<'a>>)>,
 );
 
+/// A photo being read: what it is, and its alt text so far.
+type OpenPhoto = (Arc<Photo>, String);
+
 pub fn render(source: &str, options: &RenderOptions) -> Result<Rendered, MarkdownError> {
     let parser_options = Options::ENABLE_TABLES
         | Options::ENABLE_FOOTNOTES
@@ -161,8 +170,24 @@ pub fn render(source: &str, options: &RenderOptions) -> Result<Rendered, Markdow
     let mut heading: Option<OpenHeading> = None;
     let mut seen_ids: HashSet<String> = HashSet::new();
     let mut table_start = 0;
+    let mut photo: Option<OpenPhoto> = None;
 
     for (event, range) in Parser::new_ext(source, parser_options).into_offset_iter() {
+        if let Some((_, alt)) = photo.as_mut() {
+            match event {
+                Event::Text(text) | Event::Code(text) => {
+                    alt.push_str(&text);
+                    out.text.push_str(&text);
+                }
+                Event::End(TagEnd::Image) => {
+                    let (shown, alt) = photo.take().expect("inside an image");
+                    let first = out.photos.len() == 1;
+                    events.push(Event::InlineHtml(picture_html(&shown, &alt, first).into()));
+                }
+                _ => {}
+            }
+            continue;
+        }
         if let Some((_, buffer)) = code.as_mut() {
             match event {
                 Event::Text(text) => buffer.push_str(&text),
@@ -262,8 +287,16 @@ pub fn render(source: &str, options: &RenderOptions) -> Result<Rendered, Markdow
                 }));
             }
             Event::Start(Tag::Image { ref dest_url, .. }) if dest_url.starts_with('/') => {
-                out.links.push((dest_url.to_string(), line_of(source, range.start)));
-                events.push(event);
+                let line = line_of(source, range.start);
+                out.links.push((dest_url.to_string(), line));
+                let shown = options.photos.map(|p| p.get(dest_url)).transpose();
+                match shown.map_err(|message| MarkdownError { line, message })?.flatten() {
+                    Some(shown) => {
+                        out.photos.push(dest_url.to_string());
+                        photo = Some((shown, String::new()));
+                    }
+                    None => events.push(event),
+                }
             }
             Event::SoftBreak if options.line_breaks => events.push(Event::HardBreak),
             Event::Text(ref t) => {
@@ -318,6 +351,7 @@ mod tests {
                 lang: "en",
                 default_language: "en",
                 line_breaks: false,
+                photos: None,
             },
         )
         .unwrap()
@@ -340,6 +374,7 @@ mod tests {
                 lang: "en",
                 default_language: "en",
                 line_breaks: false,
+                photos: None,
             },
         )
         .unwrap_err()
@@ -421,6 +456,7 @@ mod tests {
                 lang: "zh",
                 default_language: "en",
                 line_breaks: false,
+                photos: None,
             },
         )
         .unwrap();
@@ -467,6 +503,7 @@ mod tests {
                 lang: "en",
                 default_language: "en",
                 line_breaks: true,
+                photos: None,
             },
         )
         .unwrap();
