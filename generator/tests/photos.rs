@@ -289,3 +289,59 @@ fn a_broken_or_unsupported_photo_fails_the_build_with_file_and_line() {
         "{bitmap}"
     );
 }
+
+/// Gives the English first note `cover` as its front matter's `cover:` line (line 2).
+fn set_cover(root: &Path, cover: &str) {
+    let page = root.join("content/notes/first.en.md");
+    let text = std::fs::read_to_string(&page)
+        .unwrap()
+        .replacen("---\n", &format!("---\ncover: {cover}\n"), 1);
+    std::fs::write(page, text).unwrap();
+}
+
+#[test]
+fn a_cover_photo_is_the_largest_paint_and_the_photos_of_the_text_wait() {
+    let root = fixture_copy();
+    add_photo(
+        root.path(),
+        "beach.jpg",
+        &gradient_jpeg(800, 600),
+        "![Beach](/images/beach.jpg)",
+    );
+    std::fs::write(root.path().join("static/images/harbour.jpg"), gradient_jpeg(1200, 500)).unwrap();
+    set_cover(root.path(), "{ src: /images/harbour.jpg, alt: The harbour at dawn }");
+    let out = tempfile::tempdir().unwrap();
+    build(&options(root.path(), out.path(), None)).unwrap();
+    let shown = pictures(out.path(), "notes/first/index.html");
+    assert_eq!(shown.len(), 2, "{shown:?}");
+    let (cover, text) = (
+        shown[0].split_once("<img").unwrap().1,
+        shown[1].split_once("<img").unwrap().1,
+    );
+    assert_eq!(attribute(cover, "alt"), "The harbour at dawn");
+    assert_eq!((attribute(cover, "width"), attribute(cover, "height")), ("1200", "500"));
+    assert_eq!(attribute(cover, "fetchpriority"), "high");
+    assert_eq!(attribute(text, "alt"), "Beach");
+    assert_eq!(attribute(text, "loading"), "lazy");
+    // The cover is as wide as the article; a photo in the text as its paragraph.
+    assert_eq!(attribute(cover, "sizes"), "(min-width: 46rem) 46rem, 100vw");
+    assert_eq!(attribute(text, "sizes"), "(min-width: 40em) 40em, 100vw");
+    let html = std::fs::read_to_string(out.path().join("notes/first/index.html")).unwrap();
+    let (before_text, _) = html.split_once("A line with").unwrap();
+    assert!(before_text.contains("harbour"), "the cover comes before the text");
+    let url = candidates(attribute(cover, "srcset")).pop().unwrap().0;
+    assert_eq!(dimensions(&out.path().join(&url[1..])), (1200, 500));
+}
+
+#[test]
+fn a_cover_that_is_not_a_photo_is_named_with_the_line_of_its_key() {
+    let root = fixture_copy();
+    set_cover(root.path(), "{ src: /images/dot.svg, alt: A dot }");
+    let out = tempfile::tempdir().unwrap();
+    let error = generator::describe_error(&build(&options(root.path(), out.path(), None)).unwrap_err());
+    assert!(
+        error
+            .contains("content/notes/first.en.md:2: cover /images/dot.svg: a cover is a JPEG or PNG of static/images/"),
+        "{error}"
+    );
+}

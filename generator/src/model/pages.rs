@@ -4,11 +4,11 @@
 
 use crate::diagnostics::{fail_on, fail_under, Diagnostic};
 use crate::model::config::SiteConfig;
-use crate::model::content::{PageKind, SourcePage, Sources};
+use crate::model::content::{Cover, PageKind, SourcePage, Sources};
 use crate::model::date::PageDate;
 use crate::model::links::{Headings, LinkTargets};
 use crate::model::markdown::{self, RenderOptions, Rendered};
-use crate::model::photos::Photos;
+use crate::model::photos::{picture_html, Photos, Place};
 use crate::model::site_values;
 use anyhow::Result;
 use rayon::prelude::*;
@@ -89,6 +89,8 @@ pub struct Page {
     pub rendered: Rendered,
     /// This language has no file yet: the page shows the default language's text.
     pub fallback: bool,
+    /// The front matter's `cover:` photo as HTML, above the text.
+    pub cover: Option<String>,
     /// Written as a page of its own, and so in the sitemap, the search index and the page count,
     /// and a target for links. Entries of a collection without entry pages (app projects) are
     /// shown only in its list (README, "Writing content").
@@ -140,23 +142,43 @@ fn render_page(source: &Arc<SourcePage>, lang: &str, config: &SiteConfig, photos
         PageKind::Entry { collection } => config.collections.get(collection).is_some_and(|c| c.line_breaks),
         _ => false,
     };
+    let cover = (source.front.cover.as_ref())
+        .map(|cover| cover_html(cover, photos))
+        .transpose()
+        .map_err(|message| source.problem_at_key("cover", message))?;
     let options = RenderOptions {
         lang,
         default_language: &config.default_language,
         line_breaks,
         photos: Some(photos),
+        photo_above: cover.is_some(),
     };
     let body = site_values::fill(&source.body, config);
-    let rendered = (body.and_then(|body| markdown::render(&body, &options)))
+    let mut rendered = (body.and_then(|body| markdown::render(&body, &options)))
         .map_err(|e| Diagnostic::at(&source.path, source.body_line + e.line - 1, e.message))?;
+    if let Some(cover) = &source.front.cover {
+        rendered.photos.insert(0, cover.src.clone());
+    }
     Ok(Page {
         lang: lang.to_string(),
         source: source.clone(),
         rendered,
         fallback: source.lang != lang,
+        cover,
         gets_page: gets_page(&source.kind, config),
         kind: ViewKind::of(&source.kind),
     })
+}
+
+/// The cover photo as a `<picture>`, fetched first: it is the page's largest paint.
+fn cover_html(cover: &Cover, photos: &Photos) -> Result<String, String> {
+    match photos.get(&cover.src)? {
+        Some(photo) => Ok(picture_html(&photo, &cover.alt, Place::Cover)),
+        None => Err(format!(
+            "cover {}: a cover is a JPEG or PNG of static/images/",
+            cover.src
+        )),
+    }
 }
 
 /// The pages of `routes` in every language of the site, rendered in parallel.

@@ -80,6 +80,8 @@ pub struct PageView {
     pub is_home: bool,
     /// The page's own HTML from Markdown.
     pub content: String,
+    /// The front matter's cover photo (`<picture>`), shown above the text.
+    pub cover: Option<String>,
     /// The page shows highlighted code and needs the syntax stylesheets.
     pub has_code: bool,
     /// This language has no file yet; `content` is the English text.
@@ -278,6 +280,7 @@ impl ViewContext<'_> {
             kind,
             is_home: route == "/",
             content: String::new(),
+            cover: None,
             has_code: false,
             fallback: false,
             translation_stale: false,
@@ -350,6 +353,7 @@ impl ViewContext<'_> {
         let (route, lang, front) = (page.route(), page.lang.as_str(), &page.source.front);
         let mut view = self.frame(route, lang, &front.title, &front.description, page.kind);
         view.content = page.rendered.html.clone();
+        view.cover = page.cover.clone();
         view.has_code = page.rendered.has_code;
         view.fallback = page.fallback;
         view.translation_stale = crate::model::translations::status(self.pages, page, &self.config.default_language)

@@ -1,7 +1,7 @@
 //! Markdown to HTML: CommonMark with tables, footnotes, strikethrough, heading ids, math as
 //! MathML and highlighted code; also the page's plain text (for search) and its internal links.
 
-use crate::model::photos::{picture_html, Photo, Photos};
+use crate::model::photos::{picture_html, Photo, Photos, Place};
 use pulldown_cmark::{html, CodeBlockKind, CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 use std::collections::HashSet;
 use std::fmt;
@@ -23,6 +23,9 @@ pub struct RenderOptions<'a> {
     pub line_breaks: bool,
     /// Where raster images (`/images/x.jpg`) become resized photos; None leaves them as written.
     pub photos: Option<&'a Photos>,
+    /// A photo above the text (a cover) is the page's largest paint: every photo of the text
+    /// then loads lazily, else the first is fetched at once.
+    pub photo_above: bool,
 }
 
 #[derive(Debug, Default)]
@@ -181,8 +184,11 @@ pub fn render(source: &str, options: &RenderOptions) -> Result<Rendered, Markdow
                 }
                 Event::End(TagEnd::Image) => {
                     let (shown, alt) = photo.take().expect("inside an image");
-                    let first = out.photos.len() == 1;
-                    events.push(Event::InlineHtml(picture_html(&shown, &alt, first).into()));
+                    let place = match out.photos.len() == 1 && !options.photo_above {
+                        true => Place::FirstInText,
+                        false => Place::InText,
+                    };
+                    events.push(Event::InlineHtml(picture_html(&shown, &alt, place).into()));
                 }
                 _ => {}
             }
@@ -352,6 +358,7 @@ mod tests {
                 default_language: "en",
                 line_breaks: false,
                 photos: None,
+                photo_above: false,
             },
         )
         .unwrap()
@@ -375,6 +382,7 @@ mod tests {
                 default_language: "en",
                 line_breaks: false,
                 photos: None,
+                photo_above: false,
             },
         )
         .unwrap_err()
@@ -457,6 +465,7 @@ mod tests {
                 default_language: "en",
                 line_breaks: false,
                 photos: None,
+                photo_above: false,
             },
         )
         .unwrap();
@@ -504,6 +513,7 @@ mod tests {
                 default_language: "en",
                 line_breaks: true,
                 photos: None,
+                photo_above: false,
             },
         )
         .unwrap();

@@ -5,12 +5,24 @@
 use super::{Photo, PHOTO_DIR};
 use html_escape::encode_double_quoted_attribute as attr;
 
-/// The width the photo takes: the article column (`.article > p`, at most 40em), or the screen's
-/// width on a phone.
-const SIZES: &str = "(min-width: 45em) 40em, 100vw";
+/// Where a photo stands on its page, which says how wide it is and how soon it is needed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Place {
+    /// Above the text, the article's width (`--content-width`, 46rem): the largest paint.
+    Cover,
+    /// The first photo of a text without a cover: the largest paint.
+    FirstInText,
+    InText,
+}
 
-/// `photo` with `alt`; `first` is the page's largest paint, fetched at once and first.
-pub fn picture_html(photo: &Photo, alt: &str, first: bool) -> String {
+/// `photo` with `alt` at `place`: the largest paint is fetched at once and first, the others
+/// when the reader scrolls near them.
+pub fn picture_html(photo: &Photo, alt: &str, place: Place) -> String {
+    // A photo in the text is as wide as its paragraph (`.article > p`, at most 40em).
+    let sizes = match place {
+        Place::Cover => "(min-width: 46rem) 46rem, 100vw",
+        _ => "(min-width: 40em) 40em, 100vw",
+    };
     let srcset = |name: fn(&super::Variant) -> &str| {
         (photo.variants.iter())
             .map(|v| format!("/{PHOTO_DIR}/{} {}w", name(v), v.width))
@@ -18,12 +30,12 @@ pub fn picture_html(photo: &Photo, alt: &str, first: bool) -> String {
             .join(", ")
     };
     let largest = photo.largest();
-    let loading = match first {
+    let loading = match place != Place::InText {
         true => r#"loading="eager" decoding="async" fetchpriority="high""#,
         false => r#"loading="lazy" decoding="async""#,
     };
     format!(
-        r#"<picture><source type="image/webp" srcset="{webp}" sizes="{SIZES}"><img src="/{PHOTO_DIR}/{src}" srcset="{fallback}" sizes="{SIZES}" width="{w}" height="{h}" alt="{alt}" {loading}></picture>"#,
+        r#"<picture><source type="image/webp" srcset="{webp}" sizes="{sizes}"><img src="/{PHOTO_DIR}/{src}" srcset="{fallback}" sizes="{sizes}" width="{w}" height="{h}" alt="{alt}" {loading}></picture>"#,
         webp = srcset(|v| &v.webp),
         fallback = srcset(|v| &v.fallback),
         src = largest.fallback,

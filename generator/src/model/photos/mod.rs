@@ -8,7 +8,7 @@ mod cache;
 mod encode;
 mod markup;
 
-pub use markup::picture_html;
+pub use markup::{picture_html, Place};
 
 use image::ImageFormat;
 use rayon::prelude::*;
