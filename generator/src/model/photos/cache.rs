@@ -2,8 +2,8 @@
 //! source's bytes and of the settings that made them: a changed photo, or changed widths or
 //! qualities, get another folder. Losing the cache only makes a build slower.
 
-use super::encode::WIDTHS;
 use super::{hex, Photo};
+use site_photos::WIDTHS;
 use std::path::Path;
 
 /// Changes whenever the files made from a source would change (the encoders' settings).

@@ -5,15 +5,14 @@
 //! source's bytes, so a build processes only new or changed photos (README "Writing content").
 
 mod cache;
-mod encode;
 mod markup;
 
 pub use markup::{picture_html, Place};
 
-use image::ImageFormat;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
+use site_photos::{self as encode, ImageFormat};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};

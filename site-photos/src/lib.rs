@@ -1,12 +1,15 @@
 //! A photo's pixels: decoded (turned upright as its EXIF orientation says), resized to the
 //! widths pages ask for with `fast_image_resize`, and encoded as lossy WebP and in the source's
-//! own format for browsers without WebP.
+//! own format for browsers without WebP. A crate of its own so that its code, the image crates'
+//! generic code included, is compiled optimised in debug builds too (`make dev`, the tests):
+//! unoptimised, resizing one phone photo took seconds.
 
 use fast_image_resize::images::Image;
 use fast_image_resize::{PixelType, Resizer};
 use image::codecs::jpeg::JpegEncoder;
 use image::codecs::png::PngEncoder;
-use image::{DynamicImage, ExtendedColorType, ImageEncoder, ImageFormat, ImageReader};
+pub use image::ImageFormat;
+use image::{DynamicImage, ExtendedColorType, ImageEncoder, ImageReader};
 use std::io::Cursor;
 
 /// The widths a photo is served at, those narrower than the photo itself, and its own width when
@@ -17,7 +20,7 @@ const WEBP_QUALITY: f32 = 80.0;
 const JPEG_QUALITY: u8 = 82;
 
 /// One width of a photo, encoded.
-pub(super) struct Encoded {
+pub struct Encoded {
     pub width: u32,
     pub height: u32,
     pub webp: Vec<u8>,
@@ -25,7 +28,7 @@ pub(super) struct Encoded {
 }
 
 /// The pixels of `bytes`, a `format` file, upright; a truncated or corrupt file is an error.
-pub(super) fn decode(bytes: &[u8], format: ImageFormat) -> Result<DynamicImage, String> {
+pub fn decode(bytes: &[u8], format: ImageFormat) -> Result<DynamicImage, String> {
     let mut reader = ImageReader::new(Cursor::new(bytes));
     reader.set_format(format);
     let mut decoder = reader.into_decoder().map_err(|e| e.to_string())?;
@@ -36,7 +39,7 @@ pub(super) fn decode(bytes: &[u8], format: ImageFormat) -> Result<DynamicImage, 
 }
 
 /// The widths `image` is served at, narrowest first.
-pub(super) fn widths(width: u32) -> Vec<u32> {
+pub fn widths(width: u32) -> Vec<u32> {
     let largest = width.min(WIDTHS[WIDTHS.len() - 1]);
     let mut widths: Vec<u32> = WIDTHS.into_iter().filter(|w| *w < largest).collect();
     widths.push(largest);
@@ -44,7 +47,7 @@ pub(super) fn widths(width: u32) -> Vec<u32> {
 }
 
 /// `image` at `width` (its height in proportion), as WebP and as `format`.
-pub(super) fn encode(image: &DynamicImage, width: u32, format: ImageFormat) -> Result<Encoded, String> {
+pub fn encode(image: &DynamicImage, width: u32, format: ImageFormat) -> Result<Encoded, String> {
     let alpha = image.color().has_alpha();
     let (pixels, pixel_type, color) = match alpha {
         true => (image.to_rgba8().into_raw(), PixelType::U8x4, ExtendedColorType::Rgba8),
