@@ -345,3 +345,57 @@ fn a_cover_that_is_not_a_photo_is_named_with_the_line_of_its_key() {
         "{error}"
     );
 }
+
+/// Sets the fixture's `owner.image` to `src`.
+fn set_portrait(root: &Path, src: &str) {
+    let config = root.join("site-config.yaml");
+    let text = std::fs::read_to_string(&config).unwrap();
+    let line = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("image: "))
+        .expect("owner.image")
+        .to_string();
+    std::fs::write(&config, text.replacen(&line, &format!("  image: {src}"), 1)).unwrap();
+}
+
+#[test]
+fn a_portrait_photo_reaches_the_profile_island_with_its_widths() {
+    let root = fixture_copy();
+    std::fs::write(root.path().join("static/images/me.jpg"), gradient_jpeg(700, 700)).unwrap();
+    set_portrait(root.path(), "/images/me.jpg");
+    let out = tempfile::tempdir().unwrap();
+    build(&options(root.path(), out.path(), None)).unwrap();
+    let home = std::fs::read_to_string(out.path().join("index.html")).unwrap();
+    let props = home
+        .split("data-island=\"ProfileImage\"")
+        .nth(1)
+        .expect("the profile island");
+    let props = html_escape::decode_html_entities(attribute(props, "data-props")).to_string();
+    let props: serde_json::Value = serde_json::from_str(&props).unwrap();
+    let webp = candidates(props["photo"]["webp"].as_str().unwrap());
+    let fallback = candidates(props["photo"]["fallback"].as_str().unwrap());
+    assert_eq!(webp.iter().map(|c| c.1).collect::<Vec<_>>(), [480, 700]);
+    assert_eq!(props["photo"]["sizes"], "224px");
+    assert_eq!(props["src"], fallback[1].0.as_str());
+    for (url, width) in webp.iter().chain(&fallback) {
+        let path = out.path().join(&url[1..]);
+        assert!(path.is_file(), "{url}");
+        if url.ends_with(".jpg") {
+            assert_eq!(dimensions(&path), (*width, *width));
+        }
+    }
+}
+
+#[test]
+fn a_broken_portrait_names_the_setting() {
+    let root = fixture_copy();
+    std::fs::write(root.path().join("static/images/me.png"), b"\x89PNG\r\n\x1a\nnot really").unwrap();
+    set_portrait(root.path(), "/images/me.png");
+    let out = tempfile::tempdir().unwrap();
+    let error = generator::describe_error(&build(&options(root.path(), out.path(), None)).unwrap_err());
+    assert!(
+        error.contains("site-config.yaml: owner.image: image /images/me.png: "),
+        "{error}"
+    );
+    assert!(error.contains("is not a valid Png file"), "{error}");
+}

@@ -6,7 +6,7 @@ use crate::model::config::SiteConfig;
 use crate::model::content::{self, Sources};
 use crate::model::locales::Locales;
 use crate::model::pages::Pages;
-use crate::model::photos::Photos;
+use crate::model::photos::{Photo, Photos};
 use crate::model::publishing::{self, HeldBack, Publishing};
 use crate::model::{site_values, tags, translations};
 use anyhow::Result;
@@ -21,6 +21,8 @@ pub struct Site {
     pub pages: Pages,
     /// The photos the pages show, processed as they rendered.
     pub photos: Arc<Photos>,
+    /// The owner's image (`owner.image`) when it is a photo the build processed.
+    pub portrait: Option<Arc<Photo>>,
     /// The page files as read (the tag pages aside), kept so `site watch` can read one again.
     pub sources: Sources,
     /// What the build shows of pages not published yet, and the files it left out.
@@ -75,12 +77,16 @@ impl Site {
         let (with_tags, tag_warnings) = with_tag_pages(&sources, &config, &locales, root)?;
         let photos = Arc::new(Photos::new(&root.join("static"), photo_cache));
         let pages = Pages::render(&with_tags, &config, &photos)?;
+        let portrait = (photos.get(&config.owner.image)).map_err(|message| {
+            Diagnostic::in_file(&root.join("site-config.yaml"), format!("owner.image: {message}"))
+        })?;
         let site = Site {
             config,
             languages,
             locales,
             pages,
             photos,
+            portrait,
             sources,
             publishing,
             held_back,

@@ -65,10 +65,9 @@ impl Plan {
                 lang: page.lang.clone(),
             });
         let mut jobs: Vec<Job> = pages.collect();
-        if jobs
-            .iter()
-            .any(|job| matches!(job, Job::Page { route, lang } if shows_photos(site, route, lang)))
-        {
+        // A whole build writes every photo, the owner's portrait included; a rebuild those of its pages.
+        let shown = |job: &Job| matches!(job, Job::Page { route, lang } if shows_photos(site, route, lang));
+        if dirty.is_none() || jobs.iter().any(shown) {
             jobs.push(Job::Photos);
         }
         // No Markdown file changes the not-found pages.

@@ -217,20 +217,27 @@ fn copy_static_files(out: &mut Written, from: &Path) -> Result<()> {
     Ok(())
 }
 
-/// The files of the photos the plan's pages show.
+/// The files of the photos the plan's pages show: in a whole build every photo it processed or
+/// read from the cache (the owner's portrait too), in a rebuild those of its pages.
 fn write_photos(out: &mut Written, site: &Site, plan: &Plan) -> Result<()> {
-    let shown: BTreeSet<&str> = (plan.jobs.iter())
-        .filter_map(|job| match job {
-            Job::Page { route, lang } => site.pages.get(route, lang),
-            _ => None,
-        })
-        .flat_map(|page| page.rendered.photos.iter().map(String::as_str))
-        .collect();
-    for src in shown {
-        let photo = site
-            .photos
-            .known(src)
-            .with_context(|| format!("photo {src} was not processed"))?;
+    let photos = match plan.whole() {
+        true => site.photos.all(),
+        false => (plan.jobs.iter())
+            .filter_map(|job| match job {
+                Job::Page { route, lang } => site.pages.get(route, lang),
+                _ => None,
+            })
+            .flat_map(|page| &page.rendered.photos)
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .map(|src| {
+                site.photos
+                    .known(src)
+                    .with_context(|| format!("photo {src} was not processed"))
+            })
+            .collect::<Result<_>>()?,
+    };
+    for photo in photos {
         for (name, bytes) in &photo.files {
             out.write(Path::new(PHOTO_DIR).join(name), bytes)?;
         }

@@ -7,6 +7,7 @@ use crate::model::date::PageDate;
 use crate::model::layout::{self, Crumb, Frame, VisibleParts};
 use crate::model::locales::Locales;
 use crate::model::pages::{Page, Pages, ViewKind};
+use crate::model::photos::{self, Photo};
 use crate::render::reading::{self, ContentsEntry};
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -134,6 +135,8 @@ pub struct ViewContext<'a> {
     pub config: &'a SiteConfig,
     pub locales: &'a Locales,
     pub pages: &'a Pages,
+    /// The owner's image when it is a photo the build processed.
+    pub portrait: Option<&'a Photo>,
     pub search_index_url: &'a str,
 }
 
@@ -312,8 +315,25 @@ impl ViewContext<'_> {
             twitter_card: "summary",
             structured_data: String::new(),
             feed: self.absolute(&crate::output::feed::feed_path(self.config, lang)),
-            profile: json!({"src": self.config.owner.image, "alt": self.config.owner.name}),
+            profile: self.profile(),
         }
+    }
+
+    /// The profile image island's props: the owner's image, with its widths when it is a photo
+    /// (shown 224 CSS pixels wide: `.profile-image`).
+    fn profile(&self) -> Value {
+        let (alt, Some(photo)) = (&self.config.owner.name, self.portrait) else {
+            return json!({"src": self.config.owner.image, "alt": self.config.owner.name});
+        };
+        json!({
+            "src": photos::fallback_src(photo),
+            "alt": alt,
+            "photo": {
+                "webp": photos::srcset(photo, |v| &v.webp),
+                "fallback": photos::srcset(photo, |v| &v.fallback),
+                "sizes": "224px",
+            },
+        })
     }
 
     fn link(&self, page: &Page) -> LinkView {

@@ -2,8 +2,21 @@
 //! both with every width in `srcset`, and the `width` and `height` that reserve its box before
 //! it loads.
 
-use super::{Photo, PHOTO_DIR};
+use super::{Photo, Variant, PHOTO_DIR};
 use html_escape::encode_double_quoted_attribute as attr;
+
+/// `photo`'s files of one format (`name` picks it) as a `srcset`: `/assets/photos/x-480-….webp 480w, …`.
+pub fn srcset(photo: &Photo, name: fn(&Variant) -> &str) -> String {
+    (photo.variants.iter())
+        .map(|v| format!("/{PHOTO_DIR}/{} {}w", name(v), v.width))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The URL of `photo`'s widest fallback file: the `src` of browsers without `srcset`.
+pub fn fallback_src(photo: &Photo) -> String {
+    format!("/{PHOTO_DIR}/{}", photo.largest().fallback)
+}
 
 /// Where a photo stands on its page, which says how wide it is and how soon it is needed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -23,22 +36,16 @@ pub fn picture_html(photo: &Photo, alt: &str, place: Place) -> String {
         Place::Cover => "(min-width: 46rem) 46rem, 100vw",
         _ => "(min-width: 40em) 40em, 100vw",
     };
-    let srcset = |name: fn(&super::Variant) -> &str| {
-        (photo.variants.iter())
-            .map(|v| format!("/{PHOTO_DIR}/{} {}w", name(v), v.width))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
     let largest = photo.largest();
     let loading = match place != Place::InText {
         true => r#"loading="eager" decoding="async" fetchpriority="high""#,
         false => r#"loading="lazy" decoding="async""#,
     };
     format!(
-        r#"<picture><source type="image/webp" srcset="{webp}" sizes="{sizes}"><img src="/{PHOTO_DIR}/{src}" srcset="{fallback}" sizes="{sizes}" width="{w}" height="{h}" alt="{alt}" {loading}></picture>"#,
-        webp = srcset(|v| &v.webp),
-        fallback = srcset(|v| &v.fallback),
-        src = largest.fallback,
+        r#"<picture><source type="image/webp" srcset="{webp}" sizes="{sizes}"><img src="{src}" srcset="{fallback}" sizes="{sizes}" width="{w}" height="{h}" alt="{alt}" {loading}></picture>"#,
+        webp = srcset(photo, |v| &v.webp),
+        fallback = srcset(photo, |v| &v.fallback),
+        src = fallback_src(photo),
         w = largest.width,
         h = largest.height,
         alt = attr(alt),

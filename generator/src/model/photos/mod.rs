@@ -7,7 +7,7 @@
 mod cache;
 mod markup;
 
-pub use markup::{picture_html, Place};
+pub use markup::{fallback_src, picture_html, srcset, Place};
 
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -119,6 +119,15 @@ impl Photos {
             .clone();
         let outcome = cell.get_or_init(|| self.make(src, format).map(Arc::new));
         outcome.clone().map(Some).map_err(|e| format!("image {src}: {e}"))
+    }
+
+    /// Every photo `get` gave: those of this build, when `Photos` is new for each whole build.
+    pub fn all(&self) -> Vec<Arc<Photo>> {
+        let known = self.known.lock().expect("photos lock");
+        known
+            .values()
+            .filter_map(|cell| cell.get()?.as_ref().ok().cloned())
+            .collect()
     }
 
     /// A photo `get` gave before.
