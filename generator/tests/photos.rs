@@ -399,3 +399,34 @@ fn a_broken_portrait_names_the_setting() {
     );
     assert!(error.contains("is not a valid Png file"), "{error}");
 }
+
+#[test]
+fn a_photo_added_under_make_dev_is_written_by_the_one_page_rebuild() {
+    let root = fixture_copy();
+    std::fs::write(root.path().join("static/images/beach.jpg"), gradient_jpeg(900, 600)).unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let mut dev = options(root.path(), out.path(), None);
+    dev.dev = true;
+    let mut resident = generator::Resident::new(dev);
+    resident.build_all().unwrap();
+    assert!(!out.path().join("assets/photos").exists(), "no page shows a photo yet");
+    add_photo(
+        root.path(),
+        "beach.jpg",
+        &gradient_jpeg(900, 600),
+        "![Beach](/images/beach.jpg)",
+    );
+    let page = root.path().join("content/notes/first.en.md");
+    let report = resident.rebuild(std::slice::from_ref(&page)).unwrap();
+    assert!(report.rerendered.is_some(), "a one-page rebuild");
+    let touched = report.touched.unwrap();
+    let shown = pictures(out.path(), "notes/first/index.html");
+    let (_, img) = shown[0].split_once("<img").unwrap();
+    for (url, _) in candidates(attribute(img, "srcset")) {
+        assert!(out.path().join(&url[1..]).is_file(), "{url}");
+        assert!(
+            touched.contains(&url[1..].to_string()),
+            "the dev server is told of {url}: {touched:?}"
+        );
+    }
+}
