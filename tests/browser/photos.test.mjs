@@ -1,7 +1,7 @@
-// Photos at build time, in the browser: a page with a cover photo and a photo in its text, built
-// by the debug generator from a copy of the site's sources with two photos made here (Chromium
-// encodes a canvas gradient as JPEG; no binary photo sits in the repository). Each photo's box
-// has its size before the photo arrives, and its arrival shifts nothing.
+// Photos at build time, in the browser, on a copy of the site's sources built by the debug
+// generator with photos made here (Chromium encodes canvas gradients as JPEG; no binary photo sits
+// in the repository): an article with a cover and a photo in its text, whose boxes have their
+// size before the photos arrive and whose arrival shifts nothing, and the owner's portrait.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -62,6 +62,9 @@ before(async () => {
     path.join(root, NOTE),
     `---\n${front}cover: { src: /images/harbour.jpg, alt: A harbour at dawn }\n---\n\n${first}\n\n![A market stall](/images/market.jpg)\n\n${rest.join('\n\n')}\n`,
   );
+  await writeFile(path.join(root, 'static/images/portrait.jpg'), await gradientJpeg(800, 800));
+  const config = await readFile(path.join(root, 'site-config.yaml'), 'utf8');
+  await writeFile(path.join(root, 'site-config.yaml'), config.replace(/^  image: .*$/m, '  image: /images/portrait.jpg'));
   await promisify(execFile)(siteBinary, ['--templates', path.join(repoDir, 'generator/templates'), 'build'], {
     cwd: root,
     env: { ...process.env, TMPDIR: work },
@@ -129,3 +132,23 @@ for (const width of [1280, 375]) {
     }
   });
 }
+
+test('the portrait photo hydrates as the picture the server rendered', async () => {
+  const page = await openPage(browser, `${server.url}/`);
+  try {
+    await waitForIslands(page);
+    const portrait = page.locator('.profile-image picture img');
+    await portrait.evaluate((img) => (img.complete ? null : new Promise((resolve) => img.addEventListener('load', resolve))));
+    const shown = await portrait.evaluate((img) => ({
+      src: img.currentSrc,
+      width: img.naturalWidth,
+      priority: img.getAttribute('fetchpriority'),
+    }));
+    assert.match(shown.src, /\/assets\/photos\/portrait-\d+-[0-9a-f]{10}\.webp$/);
+    assert.ok(shown.width >= 224, `a ${shown.width}px wide file for a 224px box`);
+    assert.equal(shown.priority, 'high');
+    assert.deepEqual(page.problems(), []);
+  } finally {
+    await page.closeContext();
+  }
+});
