@@ -105,6 +105,9 @@ echo "== 1. Generator vs Hugo (sizes: $SIZES)"
 # shellcheck disable=SC2086
 python3 bench/build_bench.py "$REPO" "$WORK" "$RESULTS" $SIZES
 
+echo "== 1b. Photos: the real site with five phone photos, cold and with the photo cache filled"
+python3 bench/photo_bench.py "$REPO" "$WORK" "$RESULTS"
+
 if [ "${BENCH_FRESH:-1}" != 0 ]; then
   echo "== 9. A fresh clone: make run, make invite, make dev, make test"
   python3 bench/fresh_bench.py "$REPO" "$WORK" "$RESULTS"

@@ -43,6 +43,7 @@ fn options(root: &Path, out: &Path) -> BuildOptions {
         drafts: false,
         future: false,
         island_cache: None,
+        photo_cache: None,
     }
 }
 

@@ -25,6 +25,8 @@ fn rendered_file(path: &Path, lang: &str) -> String {
             lang,
             default_language: "en",
             line_breaks: false,
+            photos: None,
+            photo_above: false,
         },
     )
     .unwrap_or_else(|e| panic!("{}: {e:#}", path.display()))

@@ -40,6 +40,10 @@ pub struct FrontMatter {
     /// The page's own link-preview image, instead of `og_image` of site-config.yaml.
     #[serde(default)]
     pub image: Option<PreviewImage>,
+    /// The photo shown above the page's text, its largest paint: a JPEG or PNG of
+    /// `static/images/` (`cover: { src: /images/harbour.jpg, alt: The harbour at dawn }`).
+    #[serde(default)]
+    pub cover: Option<Cover>,
     /// The interactive part of the page, an island of `ui/src/islands/` (`LoginForm`, `Search`).
     #[serde(default)]
     pub island: Option<String>,
@@ -56,6 +60,14 @@ pub struct FrontMatter {
     /// Old URLs of the page, each answered with a permanent redirect (`model::aliases`).
     #[serde(default)]
     pub aliases: Vec<String>,
+}
+
+/// A page's cover photo and the text that stands for it.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Cover {
+    pub src: String,
+    pub alt: String,
 }
 
 /// What a file is by its place under `content/`, which decides its default template and its

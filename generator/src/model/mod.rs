@@ -10,6 +10,7 @@ pub mod links;
 pub mod locales;
 pub mod markdown;
 pub mod pages;
+pub mod photos;
 pub mod publishing;
 pub mod site;
 pub mod site_values;

@@ -4,10 +4,11 @@
 
 use crate::diagnostics::{fail_on, fail_under, Diagnostic};
 use crate::model::config::SiteConfig;
-use crate::model::content::{PageKind, SourcePage, Sources};
+use crate::model::content::{Cover, PageKind, SourcePage, Sources};
 use crate::model::date::PageDate;
 use crate::model::links::{Headings, LinkTargets};
 use crate::model::markdown::{self, RenderOptions, Rendered};
+use crate::model::photos::{picture_html, Photos, Place};
 use crate::model::site_values;
 use anyhow::Result;
 use rayon::prelude::*;
@@ -88,6 +89,8 @@ pub struct Page {
     pub rendered: Rendered,
     /// This language has no file yet: the page shows the default language's text.
     pub fallback: bool,
+    /// The front matter's `cover:` photo as HTML, above the text.
+    pub cover: Option<String>,
     /// Written as a page of its own, and so in the sitemap, the search index and the page count,
     /// and a target for links. Entries of a collection without entry pages (app projects) are
     /// shown only in its list (README, "Writing content").
@@ -134,27 +137,48 @@ fn gets_page(kind: &PageKind, config: &SiteConfig) -> bool {
 }
 
 /// Renders `source` for `lang`; an error names the file and its line.
-fn render_page(source: &Arc<SourcePage>, lang: &str, config: &SiteConfig) -> Result<Page, Diagnostic> {
+fn render_page(source: &Arc<SourcePage>, lang: &str, config: &SiteConfig, photos: &Photos) -> Result<Page, Diagnostic> {
     let line_breaks = match &source.kind {
         PageKind::Entry { collection } => config.collections.get(collection).is_some_and(|c| c.line_breaks),
         _ => false,
     };
+    let cover = (source.front.cover.as_ref())
+        .map(|cover| cover_html(cover, photos))
+        .transpose()
+        .map_err(|message| source.problem_at_key("cover", message))?;
     let options = RenderOptions {
         lang,
         default_language: &config.default_language,
         line_breaks,
+        photos: Some(photos),
+        photo_above: cover.is_some(),
     };
     let body = site_values::fill(&source.body, config);
-    let rendered = (body.and_then(|body| markdown::render(&body, &options)))
+    let mut rendered = (body.and_then(|body| markdown::render(&body, &options)))
         .map_err(|e| Diagnostic::at(&source.path, source.body_line + e.line - 1, e.message))?;
+    if let Some(cover) = &source.front.cover {
+        rendered.photos.insert(0, cover.src.clone());
+    }
     Ok(Page {
         lang: lang.to_string(),
         source: source.clone(),
         rendered,
         fallback: source.lang != lang,
+        cover,
         gets_page: gets_page(&source.kind, config),
         kind: ViewKind::of(&source.kind),
     })
+}
+
+/// The cover photo as a `<picture>`, fetched first: it is the page's largest paint.
+fn cover_html(cover: &Cover, photos: &Photos) -> Result<String, String> {
+    match photos.get(&cover.src)? {
+        Some(photo) => Ok(picture_html(&photo, &cover.alt, Place::Cover)),
+        None => Err(format!(
+            "cover {}: a cover is a JPEG or PNG of static/images/",
+            cover.src
+        )),
+    }
 }
 
 /// The pages of `routes` in every language of the site, rendered in parallel.
@@ -162,6 +186,7 @@ fn render_routes<'a>(
     sources: &Sources,
     routes: impl Iterator<Item = &'a String>,
     config: &SiteConfig,
+    photos: &Photos,
 ) -> Result<BTreeMap<String, BTreeMap<String, Page>>> {
     let jobs: Vec<(&Arc<SourcePage>, &str)> = routes
         .flat_map(|route| {
@@ -174,7 +199,7 @@ fn render_routes<'a>(
         .collect();
     let results: Vec<Result<Page, Diagnostic>> = jobs
         .par_iter()
-        .map(|(source, lang)| render_page(source, lang, config))
+        .map(|(source, lang)| render_page(source, lang, config, photos))
         .collect();
     let mut by_route: BTreeMap<String, BTreeMap<String, Page>> = BTreeMap::new();
     let mut errors = Vec::new();
@@ -196,16 +221,23 @@ fn render_routes<'a>(
 impl Pages {
     /// Every route in every language of the site, rendered from Markdown (a language without a
     /// file renders the default language's), or every error with its file and line.
-    pub fn render(sources: &Sources, config: &SiteConfig) -> Result<Pages> {
+    pub fn render(sources: &Sources, config: &SiteConfig, photos: &Photos) -> Result<Pages> {
         Ok(Pages {
-            by_route: render_routes(sources, sources.keys(), config)?,
+            by_route: render_routes(sources, sources.keys(), config, photos)?,
         })
     }
 
     /// Renders again the routes of `routes` from `sources` (a route no longer in `sources` is
     /// gone), leaving every other page as it is: what a rebuild after a Markdown edit needs.
-    pub fn rerender(&mut self, sources: &Sources, routes: &BTreeSet<String>, config: &SiteConfig) -> Result<()> {
-        let mut fresh = render_routes(sources, routes.iter().filter(|r| sources.contains_key(*r)), config)?;
+    pub fn rerender(
+        &mut self,
+        sources: &Sources,
+        routes: &BTreeSet<String>,
+        config: &SiteConfig,
+        photos: &Photos,
+    ) -> Result<()> {
+        let kept = routes.iter().filter(|r| sources.contains_key(*r));
+        let mut fresh = render_routes(sources, kept, config, photos)?;
         for route in routes {
             match fresh.remove(route) {
                 Some(versions) => self.by_route.insert(route.clone(), versions),

@@ -6,6 +6,7 @@ use crate::model::config::SiteConfig;
 use crate::model::content::{self, Sources};
 use crate::model::locales::Locales;
 use crate::model::pages::Pages;
+use crate::model::photos::{Photo, Photos};
 use crate::model::publishing::{self, HeldBack, Publishing};
 use crate::model::{site_values, tags, translations};
 use anyhow::Result;
@@ -18,6 +19,10 @@ pub struct Site {
     pub languages: Vec<String>,
     pub locales: Arc<Locales>,
     pub pages: Pages,
+    /// The photos the pages show, processed as they rendered.
+    pub photos: Arc<Photos>,
+    /// The owner's image (`owner.image`) when it is a photo the build processed.
+    pub portrait: Option<Arc<Photo>>,
     /// The page files as read (the tag pages aside), kept so `site watch` can read one again.
     pub sources: Sources,
     /// What the build shows of pages not published yet, and the files it left out.
@@ -46,15 +51,15 @@ pub struct Rerendered<'a> {
 impl Site {
     /// Reads the config, locales and content, renders every page's Markdown and checks its links.
     pub fn load(root: &Path) -> Result<Site> {
-        let (mut site, tag_warnings) = Site::read(root, Publishing::published())?;
+        let (mut site, tag_warnings) = Site::read(root, Publishing::published(), None)?;
         site.check(root, tag_warnings, None)?;
         Ok(site)
     }
 
     /// Reads the config, locales and content and renders every page's Markdown, with the
     /// warnings of the tag pages; `check` has not run. The files `publishing` does not show are
-    /// left out first, so nothing after sees them.
-    pub fn read(root: &Path, publishing: Publishing) -> Result<(Site, Vec<String>)> {
+    /// left out first, so nothing after sees them. Photos are kept in `photo_cache` between builds.
+    pub fn read(root: &Path, publishing: Publishing, photo_cache: Option<&Path>) -> Result<(Site, Vec<String>)> {
         let config = SiteConfig::load(&root.join("site-config.yaml"))?;
         let languages: Vec<String> = config.language_codes().map(String::from).collect();
         let locales = Arc::new(Locales::load(
@@ -70,12 +75,18 @@ impl Site {
         )?;
         let held_back = publishing::hold_back(&mut sources, &publishing, &config.default_language)?;
         let (with_tags, tag_warnings) = with_tag_pages(&sources, &config, &locales, root)?;
-        let pages = Pages::render(&with_tags, &config)?;
+        let photos = Arc::new(Photos::new(&root.join("static"), photo_cache));
+        let pages = Pages::render(&with_tags, &config, &photos)?;
+        let portrait = (photos.get(&config.owner.image)).map_err(|message| {
+            Diagnostic::in_file(&root.join("site-config.yaml"), format!("owner.image: {message}"))
+        })?;
         let site = Site {
             config,
             languages,
             locales,
             pages,
+            photos,
+            portrait,
             sources,
             publishing,
             held_back,
@@ -119,7 +130,8 @@ impl Site {
         let new_tags: BTreeSet<String> = with_tags.keys().filter(|r| tags::is_tag_route(r)).cloned().collect();
         let mut rerendered = routes.clone();
         rerendered.extend(old_tags.symmetric_difference(&new_tags).cloned());
-        self.pages.rerender(&with_tags, &rerendered, &self.config)?;
+        self.pages
+            .rerender(&with_tags, &rerendered, &self.config, &self.photos)?;
         Ok(Reloaded {
             rerendered,
             tags_kept: old_tags == new_tags,

@@ -30,6 +30,8 @@ pub(crate) enum Job {
     SiteFiles,
     /// `static/`, copied as it is.
     StaticFiles,
+    /// The resized photos of the plan's pages (`model::photos`).
+    Photos,
 }
 
 pub(crate) struct Plan {
@@ -39,6 +41,12 @@ pub(crate) struct Plan {
     pub dirty: Option<BTreeSet<String>>,
     /// What each language's feed shows now, in a `--dev` build (`feed::lineups`).
     pub feed_lineups: Vec<Lineup>,
+}
+
+fn shows_photos(site: &crate::model::site::Site, route: &str, lang: &str) -> bool {
+    site.pages
+        .get(route, lang)
+        .is_some_and(|page| !page.rendered.photos.is_empty())
 }
 
 impl Plan {
@@ -57,6 +65,11 @@ impl Plan {
                 lang: page.lang.clone(),
             });
         let mut jobs: Vec<Job> = pages.collect();
+        // A whole build writes every photo, the owner's portrait included; a rebuild those of its pages.
+        let shown = |job: &Job| matches!(job, Job::Page { route, lang } if shows_photos(site, route, lang));
+        if dirty.is_none() || jobs.iter().any(shown) {
+            jobs.push(Job::Photos);
+        }
         // No Markdown file changes the not-found pages.
         if dirty.is_none() {
             for (name, collection) in &site.config.collections {

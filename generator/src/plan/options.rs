@@ -22,6 +22,9 @@ pub struct BuildOptions {
     /// Where the islands' HTML is kept between builds, so a rebuild renders only islands whose
     /// props changed; None renders every island on every build.
     pub island_cache: Option<PathBuf>,
+    /// Where processed photos are kept between builds, so a build processes only new or changed
+    /// photos; None processes every photo on every build.
+    pub photo_cache: Option<PathBuf>,
 }
 
 impl BuildOptions {
@@ -35,7 +38,8 @@ impl BuildOptions {
             dev: false,
             drafts: false,
             future: false,
-            island_cache: Some(island_cache(root)),
+            island_cache: Some(cache_path(root, "islands")),
+            photo_cache: Some(cache_path(root, "photos")),
         }
     }
 }
@@ -51,13 +55,14 @@ impl BuildOptions {
     }
 }
 
-/// Where the islands' HTML of the site's last build is kept: in the temp dir, not in `dist/`
-/// (which holds what is served) nor in the site's folder. Losing it only makes a build slower.
-fn island_cache(root: &Path) -> PathBuf {
+/// Where the site's builds keep `kind` (the islands' HTML, a file; the photos, a folder): in the
+/// temp dir, not in `dist/` (which holds what is served) nor in the site's folder. Losing it only
+/// makes a build slower.
+fn cache_path(root: &Path, kind: &str) -> PathBuf {
     use sha2::{Digest, Sha256};
     let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
-    let hash = Sha256::digest(root.to_string_lossy().as_bytes());
-    std::env::temp_dir().join(&format!("site-islands-{:x}", hash)[..29])
+    let hash = format!("{:x}", Sha256::digest(root.to_string_lossy().as_bytes()));
+    std::env::temp_dir().join(format!("site-{kind}-{}", &hash[..16]))
 }
 
 #[derive(Debug)]
@@ -71,6 +76,8 @@ pub struct BuildReport {
     pub rerendered: Option<usize>,
     /// The files below `dist/` a one-page rebuild wrote or removed (None: a whole build).
     pub touched: Option<Vec<String>>,
+    /// The photos this build decoded and encoded; the others came from the photo cache.
+    pub photos_processed: usize,
 }
 
 impl BuildReport {
@@ -83,6 +90,7 @@ impl BuildReport {
             elapsed: started.elapsed(),
             rerendered: None,
             touched: None,
+            photos_processed: site.photos.processed(),
         }
     }
 

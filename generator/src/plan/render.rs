@@ -24,6 +24,7 @@ pub(crate) fn pages(state: &State, plan: &Plan, search_index_url: &str, dev: boo
         config: &site.config,
         locales: &site.locales,
         pages: &site.pages,
+        portrait: site.portrait.as_deref(),
         search_index_url,
     };
     let manifest = state.ui.as_ref();

@@ -79,7 +79,7 @@ impl Change {
 impl State {
     /// Reads every source: the config, locales, content, the UI bundle's manifest, the templates.
     pub fn load(options: &BuildOptions) -> Result<(State, Change)> {
-        let (site, tag_warnings) = Site::read(&options.root, options.publishing())?;
+        let (site, tag_warnings) = Site::read(&options.root, options.publishing(), options.photo_cache.as_deref())?;
         let ui = Manifest::load(&options.out)?;
         let island_calls = Arc::new(IslandCalls::default());
         let tera = templates::load(

@@ -8,6 +8,7 @@ use super::state::{SearchKept, State};
 use super::write_pages::{write_pages, Finish};
 use super::BuildOptions;
 use crate::model::locales::Locales;
+use crate::model::photos::PHOTO_DIR;
 use crate::model::site::Site;
 use crate::output::assets::Manifest;
 use crate::output::files::{
@@ -62,6 +63,7 @@ pub(crate) fn run(
     for job in &plan.jobs {
         match job {
             Job::StaticFiles => copy_static_files(&mut out, &options.root.join("static"))?,
+            Job::Photos => write_photos(&mut out, &state.site, &plan)?,
             Job::SiteFiles => write_site_files(&mut out, state, options.dev)?,
             Job::Sitemap => write_sitemap(&mut out, &state.site)?,
             Job::Feed { lang } => write_feed(&mut out, &state.site, lang)?,
@@ -221,6 +223,34 @@ fn copy_static_files(out: &mut Written, from: &Path) -> Result<()> {
     Ok(())
 }
 
+/// The files of the photos the plan's pages show: in a whole build every photo it processed or
+/// read from the cache (the owner's portrait too), in a rebuild those of its pages.
+fn write_photos(out: &mut Written, site: &Site, plan: &Plan) -> Result<()> {
+    let photos = match plan.whole() {
+        true => site.photos.all(),
+        false => (plan.jobs.iter())
+            .filter_map(|job| match job {
+                Job::Page { route, lang } => site.pages.get(route, lang),
+                _ => None,
+            })
+            .flat_map(|page| &page.rendered.photos)
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .map(|src| {
+                site.photos
+                    .known(src)
+                    .with_context(|| format!("photo {src} was not processed"))
+            })
+            .collect::<Result<_>>()?,
+    };
+    for photo in photos {
+        for (name, bytes) in &photo.files {
+            out.write(Path::new(PHOTO_DIR).join(name), bytes)?;
+        }
+    }
+    Ok(())
+}
+
 /// The UI text as i18next fetches it: `dist/locales/<lang>/<namespace>.json`.
 fn write_locale_files(out: &mut Written, locales: &Locales) -> Result<()> {
     for file in locales.files() {
@@ -324,6 +354,7 @@ fn remove_stale_files(out: &Written) -> Result<()> {
             || p == Path::new(HEADERS_FILE)
             || p.starts_with("assets")
                 && !p.starts_with("assets/search")
+                && !p.starts_with(PHOTO_DIR)
                 && !p
                     .file_name()
                     .and_then(|n| n.to_str())

@@ -7,6 +7,7 @@ use crate::model::date::PageDate;
 use crate::model::layout::{self, Crumb, Frame, VisibleParts};
 use crate::model::locales::Locales;
 use crate::model::pages::{Page, Pages, ViewKind};
+use crate::model::photos::{self, Photo};
 use crate::render::reading::{self, ContentsEntry};
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -80,6 +81,8 @@ pub struct PageView {
     pub is_home: bool,
     /// The page's own HTML from Markdown.
     pub content: String,
+    /// The front matter's cover photo (`<picture>`), shown above the text.
+    pub cover: Option<String>,
     /// The page shows highlighted code and needs the syntax stylesheets.
     pub has_code: bool,
     /// This language has no file yet; `content` is the English text.
@@ -137,6 +140,8 @@ pub struct ViewContext<'a> {
     pub config: &'a SiteConfig,
     pub locales: &'a Locales,
     pub pages: &'a Pages,
+    /// The owner's image when it is a photo the build processed.
+    pub portrait: Option<&'a Photo>,
     pub search_index_url: &'a str,
 }
 
@@ -283,6 +288,7 @@ impl ViewContext<'_> {
             kind,
             is_home: route == "/",
             content: String::new(),
+            cover: None,
             has_code: false,
             fallback: false,
             translation_stale: false,
@@ -316,8 +322,25 @@ impl ViewContext<'_> {
             twitter_card: "summary",
             structured_data: String::new(),
             feed: self.absolute(&crate::output::feed::feed_path(self.config, lang)),
-            profile: json!({"src": self.config.owner.image, "alt": self.config.owner.name}),
+            profile: self.profile(),
         }
+    }
+
+    /// The profile image island's props: the owner's image, with its widths when it is a photo
+    /// (shown 224 CSS pixels wide: `.profile-image`).
+    fn profile(&self) -> Value {
+        let (alt, Some(photo)) = (&self.config.owner.name, self.portrait) else {
+            return json!({"src": self.config.owner.image, "alt": self.config.owner.name});
+        };
+        json!({
+            "src": photos::fallback_src(photo),
+            "alt": alt,
+            "photo": {
+                "webp": photos::srcset(photo, |v| &v.webp),
+                "fallback": photos::srcset(photo, |v| &v.fallback),
+                "sizes": "224px",
+            },
+        })
     }
 
     fn link(&self, page: &Page) -> LinkView {
@@ -357,6 +380,7 @@ impl ViewContext<'_> {
         let (route, lang, front) = (page.route(), page.lang.as_str(), &page.source.front);
         let mut view = self.frame(route, lang, &front.title, &front.description, page.kind);
         view.content = page.rendered.html.clone();
+        view.cover = page.cover.clone();
         view.has_code = page.rendered.has_code;
         view.fallback = page.fallback;
         view.translation_stale = crate::model::translations::status(self.pages, page, &self.config.default_language)

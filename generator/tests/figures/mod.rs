@@ -43,6 +43,8 @@ pub fn load(dir: &Path, name: &str) -> Vec<Page> {
                 lang,
                 default_language: "en",
                 line_breaks: false,
+                photos: None,
+                photo_above: false,
             };
             let rendered = render(&file.body, &options).unwrap_or_else(|e| panic!("{}: {e:#}", path.display()));
             Page {

@@ -1,9 +1,11 @@
 //! Markdown to HTML: CommonMark with tables, footnotes, strikethrough, heading ids, math as
 //! MathML and highlighted code; also the page's plain text (for search) and its internal links.
 
+use crate::model::photos::{picture_html, Photo, Photos, Place};
 use pulldown_cmark::{html, CodeBlockKind, CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 use std::collections::HashSet;
 use std::fmt;
+use std::sync::Arc;
 use std::sync::OnceLock;
 use syntect::html::{ClassStyle, ClassedHTMLGenerator};
 use syntect::parsing::SyntaxSet;
@@ -19,6 +21,11 @@ pub struct RenderOptions<'a> {
     pub default_language: &'a str,
     /// Single line breaks become `<br>`: the web projects' light markup.
     pub line_breaks: bool,
+    /// Where raster images (`/images/x.jpg`) become resized photos; None leaves them as written.
+    pub photos: Option<&'a Photos>,
+    /// A photo above the text (a cover) is the page's largest paint: every photo of the text
+    /// then loads lazily, else the first is fetched at once.
+    pub photo_above: bool,
 }
 
 #[derive(Debug, Default)]
@@ -31,6 +38,8 @@ pub struct Rendered {
     /// Every heading in order: the contents list of long pages and the link check read them.
     pub headings: Vec<Heading>,
     pub has_code: bool,
+    /// The photos the page shows (`/images/beach.jpg`), as written, in order.
+    pub photos: Vec<String>,
 }
 
 /// A heading as the contents list names it: its level (2 for `##`), id and plain text.
@@ -149,6 +158,9 @@ type OpenHeading<'a> = (
     Vec<(CowStr<'a>, Option<CowStr<'a>>)>,
 );
 
+/// A photo being read: what it is, and its alt text so far.
+type OpenPhoto = (Arc<Photo>, String);
+
 pub fn render(source: &str, options: &RenderOptions) -> Result<Rendered, MarkdownError> {
     let parser_options = Options::ENABLE_TABLES
         | Options::ENABLE_FOOTNOTES
@@ -163,8 +175,27 @@ pub fn render(source: &str, options: &RenderOptions) -> Result<Rendered, Markdow
     let mut table_start = 0;
     // Inside a link (an image there is not made a link of its own), and inside a diagram's.
     let (mut in_link, mut in_diagram) = (0, false);
+    let mut photo: Option<OpenPhoto> = None;
 
     for (event, range) in Parser::new_ext(source, parser_options).into_offset_iter() {
+        if let Some((_, alt)) = photo.as_mut() {
+            match event {
+                Event::Text(text) | Event::Code(text) => {
+                    alt.push_str(&text);
+                    out.text.push_str(&text);
+                }
+                Event::End(TagEnd::Image) => {
+                    let (shown, alt) = photo.take().expect("inside an image");
+                    let place = match out.photos.len() == 1 && !options.photo_above {
+                        true => Place::FirstInText,
+                        false => Place::InText,
+                    };
+                    events.push(Event::InlineHtml(picture_html(&shown, &alt, place).into()));
+                }
+                _ => {}
+            }
+            continue;
+        }
         if let Some((_, buffer)) = code.as_mut() {
             match event {
                 Event::Text(text) => buffer.push_str(&text),
@@ -269,7 +300,14 @@ pub fn render(source: &str, options: &RenderOptions) -> Result<Rendered, Markdow
                 events.push(event);
             }
             Event::Start(Tag::Image { ref dest_url, .. }) if dest_url.starts_with('/') => {
-                out.links.push((dest_url.to_string(), line_of(source, range.start)));
+                let line = line_of(source, range.start);
+                out.links.push((dest_url.to_string(), line));
+                let shown = options.photos.map(|p| p.get(dest_url)).transpose();
+                if let Some(shown) = shown.map_err(|message| MarkdownError { line, message })?.flatten() {
+                    out.photos.push(dest_url.to_string());
+                    photo = Some((shown, String::new()));
+                    continue;
+                }
                 // A diagram (SVG) is drawn for a wide column: on a phone its labels shrink below
                 // reading size, so a tap opens it alone, where it can be zoomed.
                 if in_link == 0 && dest_url.ends_with(".svg") {
@@ -339,6 +377,8 @@ mod tests {
                 lang: "en",
                 default_language: "en",
                 line_breaks: false,
+                photos: None,
+                photo_above: false,
             },
         )
         .unwrap()
@@ -361,6 +401,8 @@ mod tests {
                 lang: "en",
                 default_language: "en",
                 line_breaks: false,
+                photos: None,
+                photo_above: false,
             },
         )
         .unwrap_err()
@@ -463,6 +505,8 @@ mod tests {
                 lang: "zh",
                 default_language: "en",
                 line_breaks: false,
+                photos: None,
+                photo_above: false,
             },
         )
         .unwrap();
@@ -519,6 +563,8 @@ mod tests {
                 lang: "en",
                 default_language: "en",
                 line_breaks: true,
+                photos: None,
+                photo_above: false,
             },
         )
         .unwrap();
