@@ -646,7 +646,7 @@ describe('headings of an article', () => {
             .locator(selector)
             .first()
             .evaluate((el) => parseFloat(getComputedStyle(el).fontSize));
-        const [h2, h3, text] = [await size('.article h2'), await size('.article h3'), await size('.article p')];
+        const [h2, h3, text] = [await size('.article > h2'), await size('.article > h3'), await size('.article > p')];
         assert.ok(h3 >= 20, `h3 is ${h3}px`);
         assert.ok(h3 > text && h3 < h2, `h3 ${h3}px, h2 ${h2}px, text ${text}px`);
       } finally {
