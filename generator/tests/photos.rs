@@ -3,48 +3,25 @@
 //! lazily; the photo cache keeps what a build made; a broken photo fails with file and line.
 //! The photos are made here (gradients), so no binary file sits in the fixtures.
 
+mod common;
+
 use generator::{build, check, BuildOptions};
 use image::{ImageFormat, Rgb, RgbImage, Rgba, RgbaImage};
 use std::path::{Path, PathBuf};
 use walkdir::WalkDir;
 
-fn manifest_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn fixture() -> PathBuf {
-    manifest_dir().join("tests/fixtures/site")
-}
-
 /// A copy of the fixture site in a temporary folder.
 fn fixture_copy() -> tempfile::TempDir {
     let root = tempfile::tempdir().unwrap();
-    for entry in WalkDir::new(fixture()) {
-        let entry = entry.unwrap();
-        let target = root.path().join(entry.path().strip_prefix(fixture()).unwrap());
-        if entry.file_type().is_dir() {
-            std::fs::create_dir_all(&target).unwrap();
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
+    common::copy_dir(&common::fixture(), root.path());
     root
 }
 
 /// Build options for the site at `root` into `out`, with the fixture's UI manifest.
 fn options(root: &Path, out: &Path, photo_cache: Option<&Path>) -> BuildOptions {
-    std::fs::create_dir_all(out.join("assets")).unwrap();
-    std::fs::copy(fixture().join("assets/manifest.json"), out.join("assets/manifest.json")).unwrap();
     BuildOptions {
-        root: root.to_path_buf(),
-        out: out.to_path_buf(),
-        templates: manifest_dir().join("templates"),
-        server_bundle: fixture().join("ui/render.mjs"),
-        dev: false,
-        drafts: false,
-        future: false,
-        island_cache: None,
         photo_cache: photo_cache.map(Path::to_path_buf),
+        ..common::options(root, out)
     }
 }
 

@@ -10,42 +10,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use walkdir::WalkDir;
 
-fn manifest_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn fixture() -> PathBuf {
-    manifest_dir().join("tests/fixtures/site")
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    for entry in WalkDir::new(from) {
-        let entry = entry.unwrap();
-        let target = to.join(entry.path().strip_prefix(from).unwrap());
-        if entry.file_type().is_dir() {
-            std::fs::create_dir_all(&target).unwrap();
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
-}
-
-/// Build options for a site at `root` into a fresh `out` holding the fixture's UI manifest.
-fn options(root: &Path, out: &Path) -> BuildOptions {
-    std::fs::create_dir_all(out.join("assets")).unwrap();
-    std::fs::copy(fixture().join("assets/manifest.json"), out.join("assets/manifest.json")).unwrap();
-    BuildOptions {
-        root: root.to_path_buf(),
-        out: out.to_path_buf(),
-        templates: manifest_dir().join("templates"),
-        server_bundle: fixture().join("ui/render.mjs"),
-        dev: false,
-        drafts: false,
-        future: false,
-        island_cache: None,
-        photo_cache: None,
-    }
-}
+use common::{copy_dir, fixture, manifest_dir, options};
 
 fn outputs(out: &Path) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = WalkDir::new(out)

@@ -1,8 +1,48 @@
-//! What a build wrote, read back the way a crawler and the search page read it.
+//! The fixture site and its build options, and what a build wrote, read back the way a crawler
+//! and the search page read it. Each test binary uses a part of it.
+#![allow(dead_code)]
 
+use generator::BuildOptions;
 use std::collections::BTreeSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use walkdir::WalkDir;
+
+pub fn manifest_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+pub fn fixture() -> PathBuf {
+    manifest_dir().join("tests/fixtures/site")
+}
+
+pub fn copy_dir(from: &Path, to: &Path) {
+    for entry in WalkDir::new(from) {
+        let entry = entry.unwrap();
+        let target = to.join(entry.path().strip_prefix(from).unwrap());
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&target).unwrap();
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// Build options for a site at `root` into a fresh `out` holding the fixture's UI manifest.
+pub fn options(root: &Path, out: &Path) -> BuildOptions {
+    std::fs::create_dir_all(out.join("assets")).unwrap();
+    std::fs::copy(fixture().join("assets/manifest.json"), out.join("assets/manifest.json")).unwrap();
+    BuildOptions {
+        root: root.to_path_buf(),
+        out: out.to_path_buf(),
+        templates: manifest_dir().join("templates"),
+        server_bundle: fixture().join("ui/render.mjs"),
+        dev: false,
+        drafts: false,
+        future: false,
+        island_cache: None,
+        photo_cache: None,
+    }
+}
 
 /// The URL path of every page file in `out`: `zh/notes/index.html` is `/zh/notes`, and the home
 /// page of a language under its own folder (`languages`) is `/zh/`.
