@@ -5,11 +5,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import { launchBrowser, openPage, repoDir, startServer, waitForIslands } from './harness.mjs';
-
-const axeSource = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+import { axeViolations, launchBrowser, openPage, repoDir, startServer, waitForIslands } from './harness.mjs';
 
 /** A fresh member identity per test: the server keeps one account per name and address. */
 function identity(tag) {
@@ -34,15 +31,6 @@ async function visit(page, url) {
 }
 
 const errorBox = (page) => page.locator('.member-form .form-error');
-
-async function axeViolations(page) {
-  // CDP evaluation is not subject to the page's CSP, which forbids inline scripts.
-  await page.evaluate(axeSource);
-  const found = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations);
-  return found
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 /** Registers a member through the API itself (send code → read the outbox → register); returns the code. */
 async function registerByApi(server, who) {

@@ -2,6 +2,7 @@
 // pages that record every console error, page error and hydration warning.
 import { spawn, execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
@@ -305,4 +306,15 @@ export async function createMember(server, { username = `user${Date.now() % 1e8}
 export async function logIn(page, server, { username, password }) {
   const response = await page.context().request.post(`${server.url}/api/denglu`, { data: { username, password } });
   if (!response.ok()) throw new Error(`login answered ${response.status()}: ${await response.text()}`);
+}
+
+/** The serious and critical axe-core violations on the page, one line each. */
+export async function axeViolations(page) {
+  const axeSource = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  // CDP evaluation is not subject to the page's CSP, which forbids inline scripts.
+  await page.evaluate(axeSource);
+  const found = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations);
+  return found
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }

@@ -3,22 +3,10 @@
 // a confirmation that Escape cancels) signs out every browser at its next page load.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { createMember, logIn, openPage, useServerAndBrowser, waitForIslands } from './harness.mjs';
+import { axeViolations, createMember, logIn, openPage, useServerAndBrowser, waitForIslands } from './harness.mjs';
 
-const axeSource = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 /** After its session ends, a browser's page asks for the list once more and is told 401. */
 const SIGNED_OUT_CALLS = /^\/api\/denglu\/sessions/;
-
-async function axeViolations(page) {
-  // CDP evaluation is not subject to the page's CSP, which forbids inline scripts.
-  await page.evaluate(axeSource);
-  const found = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations);
-  return found
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 /** A browser of its own (a context: its own cookies) signed in as `member`, on the member page. */
 async function signedInBrowser(server, browser, member, path = '/MemberPage') {
