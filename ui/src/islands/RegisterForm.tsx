@@ -15,11 +15,9 @@ type ModalState = { kind: 'error' | 'sendError' | 'sent' | 'failure' | 'success'
 
 const EMPTY: RegisterFields = { username: '', password: '', email: '', emailVerificationCode: '', invitationCode: '' };
 
-export default function RegisterForm({ lang: langProp }: { lang?: string }) {
+/** The form's state and its three actions: send the email code, register, close the modal. */
+function useRegister(lang: Lang) {
   const t = useT();
-  const island = useIsland();
-  const lang: Lang = isLang(langProp) ? langProp : island.lang;
-  const errorId = useId();
   const [fields, setFields] = useState<RegisterFields>(EMPTY);
   const [error, setError] = useState<string | null>(null);
   const [modal, setModal] = useState<ModalState>(null);
@@ -87,6 +85,12 @@ export default function RegisterForm({ lang: langProp }: { lang?: string }) {
     setModal(null);
   };
 
+  return { fields, set, error, modal, sending, busy, sendCode, submit, closeModal };
+}
+
+/** The modal of the form: what the email code or the registration came to. */
+function RegisterModal({ modal, onClose }: { modal: ModalState; onClose: () => void }) {
+  const t = useT();
   const titles: Record<NonNullable<ModalState>['kind'], string> = {
     error: t('register.modal.errorTitle', 'error'),
     sendError: t('register.modal.sendErrorTitle', 'Error'),
@@ -94,8 +98,37 @@ export default function RegisterForm({ lang: langProp }: { lang?: string }) {
     sent: t('register.modal.sentTitle', 'Code sent'),
     success: t('register.modal.successTitle', 'Registration successful'),
   };
+  return (
+    <Modal
+      open={modal !== null}
+      title={modal ? titles[modal.kind] : ''}
+      onClose={onClose}
+      closeLabel={t('register.modal.close', 'Close')}
+      className={modal?.kind === 'success' || modal?.kind === 'sent' ? 'modal-success' : 'modal-error'}
+      actions={
+        <button type="button" className="button" onClick={onClose}>
+          {t('register.modal.confirm', 'OK')}
+        </button>
+      }
+    >
+      <p>{modal?.message}</p>
+    </Modal>
+  );
+}
 
-  const missing = (v: string) => !!error && !v.trim();
+export default function RegisterForm({ lang: langProp }: { lang?: string }) {
+  const t = useT();
+  const island = useIsland();
+  const lang: Lang = isLang(langProp) ? langProp : island.lang;
+  const errorId = useId();
+  const { fields, set, error, modal, sending, busy, sendCode, submit, closeModal } = useRegister(lang);
+  const field = (name: keyof RegisterFields) => ({
+    name,
+    value: fields[name],
+    onChange: set(name),
+    invalid: !!error && !fields[name].trim(),
+    errorId,
+  });
 
   return (
     <FormCard
@@ -105,36 +138,20 @@ export default function RegisterForm({ lang: langProp }: { lang?: string }) {
     >
       <ErrorBox id={errorId} message={error} />
       <form className="form" noValidate onSubmit={preventing(submit)}>
-        <TextField
-          label={t('register.username', 'Username')}
-          name="username"
-          value={fields.username}
-          onChange={set('username')}
-          autoComplete="username"
-          invalid={missing(fields.username)}
-          errorId={errorId}
-        />
+        <TextField label={t('register.username', 'Username')} {...field('username')} autoComplete="username" />
         <TextField
           label={t('register.password', 'Password')}
-          name="password"
+          {...field('password')}
           type="password"
-          value={fields.password}
-          onChange={set('password')}
           autoComplete="new-password"
-          invalid={missing(fields.password)}
-          errorId={errorId}
           hint={t('register.passwordRule', 'The password must be between 12 and 128 characters long.')}
         />
         <TextField
           label={t('register.email', 'Email')}
-          name="email"
+          {...field('email')}
           type="email"
-          value={fields.email}
-          onChange={set('email')}
           autoComplete="email"
           inputMode="email"
-          invalid={missing(fields.email)}
-          errorId={errorId}
           addon={
             <BusyButton
               type="button"
@@ -148,42 +165,17 @@ export default function RegisterForm({ lang: langProp }: { lang?: string }) {
         />
         <TextField
           label={t('register.emailCode', 'Email verification code')}
-          name="emailVerificationCode"
-          value={fields.emailVerificationCode}
-          onChange={set('emailVerificationCode')}
+          {...field('emailVerificationCode')}
           autoComplete="one-time-code"
           inputMode="numeric"
-          invalid={missing(fields.emailVerificationCode)}
-          errorId={errorId}
         />
-        <TextField
-          label={t('register.invitationCode', 'Invitation code')}
-          name="invitationCode"
-          value={fields.invitationCode}
-          onChange={set('invitationCode')}
-          autoComplete="off"
-          invalid={missing(fields.invitationCode)}
-          errorId={errorId}
-        />
+        <TextField label={t('register.invitationCode', 'Invitation code')} {...field('invitationCode')} autoComplete="off" />
         <BusyButton busy={busy} label={t('register.submit', 'Register')} busyLabel={t('register.submitting', 'Registering…')} />
       </form>
       <nav className="form-links" aria-label={t('register.title', 'Register')}>
         <a href={localizedPath('/login', lang)}>{t('register.haveAccount', 'Already a member? Login')}</a>
       </nav>
-      <Modal
-        open={modal !== null}
-        title={modal ? titles[modal.kind] : ''}
-        onClose={closeModal}
-        closeLabel={t('register.modal.close', 'Close')}
-        className={modal?.kind === 'success' || modal?.kind === 'sent' ? 'modal-success' : 'modal-error'}
-        actions={
-          <button type="button" className="button" onClick={closeModal}>
-            {t('register.modal.confirm', 'OK')}
-          </button>
-        }
-      >
-        <p>{modal?.message}</p>
-      </Modal>
+      <RegisterModal modal={modal} onClose={closeModal} />
     </FormCard>
   );
 }
