@@ -4,7 +4,7 @@
 //! Content-Security-Policy would refuse it).
 
 use generator::content::parse_page;
-use generator::markdown::{render, RenderOptions};
+use generator::markdown::{render, PhraseModel, RenderOptions, Rendered};
 use std::path::{Path, PathBuf};
 
 fn content_dir() -> PathBuf {
@@ -17,6 +17,10 @@ fn rendered(name: &str, lang: &str) -> String {
 }
 
 fn rendered_file(path: &Path, lang: &str) -> String {
+    rendered_with(path, lang, None).html
+}
+
+fn rendered_with(path: &Path, lang: &str, phrases: Option<PhraseModel>) -> Rendered {
     let source = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let body = parse_page(path, &source).unwrap_or_else(|e| panic!("{e:#}")).body;
     render(
@@ -27,10 +31,10 @@ fn rendered_file(path: &Path, lang: &str) -> String {
             line_breaks: false,
             photos: None,
             photo_above: false,
+            phrases: phrases.map(PhraseModel::model),
         },
     )
     .unwrap_or_else(|e| panic!("{}: {e:#}", path.display()))
-    .html
 }
 
 fn every_page() -> Vec<(PathBuf, String)> {
@@ -151,4 +155,34 @@ fn no_page_splits_numbers_or_names_or_carries_inline_styles() {
             "{path}: every table scrolls in its own box"
         );
     }
+}
+
+/// Japanese lines break between phrases in every browser: the words the reader saw cut (1|ドル,
+/// 企業フ|リー) stay whole, and the phrase marks change neither the search text nor the headings.
+#[test]
+fn japanese_text_marks_its_phrases_and_keeps_its_words_whole() {
+    let path = content_dir().join("valuation-models/dcf.ja.md");
+    let plain = rendered_with(&path, "ja", None);
+    let phrased = rendered_with(&path, "ja", Some(PhraseModel::Japanese));
+    assert!(phrased.html.matches("<wbr>").count() > 100, "few phrase marks");
+    assert_eq!(
+        phrased.html.replace("<wbr>", ""),
+        plain.html,
+        "only phrase marks are added"
+    );
+    assert_eq!(phrased.text, plain.text, "the search text has no marks");
+    assert_eq!(phrased.headings, plain.headings);
+    for word in ["ドル", "フリー", "キャッシュ", "割引率"] {
+        let cut = (1..word.chars().count())
+            .map(|i| {
+                let (a, b): (String, String) = (word.chars().take(i).collect(), word.chars().skip(i).collect());
+                format!("{a}<wbr>{b}")
+            })
+            .find(|cut| phrased.html.contains(cut.as_str()));
+        assert_eq!(cut, None, "{word} is cut");
+    }
+    assert!(
+        !phrased.html.contains("alt=\"<wbr>") && !phrased.html.contains("&lt;wbr&gt;"),
+        "no mark in alt text"
+    );
 }

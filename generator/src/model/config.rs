@@ -87,6 +87,10 @@ pub struct Language {
     pub og_locale: String,
     /// How fast its readers read: the articles' reading time.
     pub reading: ReadingSpeed,
+    /// Text written without spaces between words gets its phrase boundaries marked, so lines
+    /// break between phrases in every browser (`japanese`).
+    #[serde(default)]
+    pub phrase_breaks: Option<crate::model::markdown::phrases::PhraseModel>,
 }
 
 /// Silent reading speeds; text in Chinese and Japanese is counted by characters (it has no spaces

@@ -45,6 +45,7 @@ pub fn load(dir: &Path, name: &str) -> Vec<Page> {
                 line_breaks: false,
                 photos: None,
                 photo_above: false,
+                phrases: None,
             };
             let rendered = render(&file.body, &options).unwrap_or_else(|e| panic!("{}: {e:#}", path.display()));
             Page {

@@ -12,6 +12,7 @@ use syntect::parsing::SyntaxSet;
 use syntect::util::LinesWithEndings;
 
 mod math;
+pub mod phrases;
 mod tables;
 
 pub const CODE_CLASS_STYLE: ClassStyle = ClassStyle::SpacedPrefixed { prefix: "hl-" };
@@ -26,6 +27,8 @@ pub struct RenderOptions<'a> {
     /// A photo above the text (a cover) is the page's largest paint: every photo of the text
     /// then loads lazily, else the first is fetched at once.
     pub photo_above: bool,
+    /// Marks the phrase boundaries of text written without spaces (`phrases`).
+    pub phrases: Option<&'static budoux::Model>,
 }
 
 #[derive(Debug, Default)]
@@ -176,8 +179,15 @@ pub fn render(source: &str, options: &RenderOptions) -> Result<Rendered, Markdow
     // Inside a link (an image there is not made a link of its own), and inside a diagram's.
     let (mut in_link, mut in_diagram) = (0, false);
     let mut photo: Option<OpenPhoto> = None;
+    // Inside an image: its text is the alt text, where no markup may go.
+    let mut in_image = 0;
 
     for (event, range) in Parser::new_ext(source, parser_options).into_offset_iter() {
+        match event {
+            Event::Start(Tag::Image { .. }) => in_image += 1,
+            Event::End(TagEnd::Image) => in_image -= 1,
+            _ => {}
+        }
         if let Some((_, alt)) = photo.as_mut() {
             match event {
                 Event::Text(text) | Event::Code(text) => {
@@ -333,10 +343,14 @@ pub fn render(source: &str, options: &RenderOptions) -> Result<Rendered, Markdow
                     }
                     _ => None,
                 };
-                match tied {
-                    Some("") => {}
-                    Some(rest) => events.push(Event::Text(rest.to_string().into())),
-                    None => events.push(event),
+                let shown: CowStr = match tied {
+                    Some("") => continue,
+                    Some(rest) => rest.to_string().into(),
+                    None => t.clone(),
+                };
+                match options.phrases {
+                    Some(model) if in_image == 0 => events.extend(phrases::phrased(&shown, model)),
+                    _ => events.push(Event::Text(shown)),
                 }
             }
             Event::Code(ref t) => {
@@ -379,6 +393,7 @@ mod tests {
                 line_breaks: false,
                 photos: None,
                 photo_above: false,
+                phrases: None,
             },
         )
         .unwrap()
@@ -403,6 +418,7 @@ mod tests {
                 line_breaks: false,
                 photos: None,
                 photo_above: false,
+                phrases: None,
             },
         )
         .unwrap_err()
@@ -507,6 +523,7 @@ mod tests {
                 line_breaks: false,
                 photos: None,
                 photo_above: false,
+                phrases: None,
             },
         )
         .unwrap();
@@ -565,6 +582,7 @@ mod tests {
                 line_breaks: true,
                 photos: None,
                 photo_above: false,
+                phrases: None,
             },
         )
         .unwrap();

@@ -201,6 +201,8 @@ fn cells(events: &[Event<'_>], offset: usize) -> Vec<Cell> {
             Event::Start(Tag::Strong | Tag::Emphasis)
             | Event::End(TagEnd::Strong | TagEnd::Emphasis)
             | Event::SoftBreak => {}
+            // A phrase boundary is no markup of the cell's own.
+            Event::InlineHtml(html) if html.as_ref() == super::phrases::BREAK => {}
             _ => {
                 if let Some(cell) = open.as_mut() {
                     cell.plain = false;
