@@ -1,7 +1,8 @@
 // The search page: a text box and a button over the generator's index.
 // States: loading translations → searching → results. Results follow every keystroke; the query
 // is kept in ?q= so a reload or the back button shows the same results.
-import { useDeferredValue, useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useDeferredValue, useEffect, useId, useRef, useState, type FormEvent, type RefObject } from 'react';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { useIsland } from '../components/IslandRoot';
 import { isLang, languageTag, type Lang } from '../lib/languages';
@@ -44,28 +45,17 @@ function ResultList({ results, pageLang, label }: { results: SearchResult[]; pag
   );
 }
 
-export default function Search({ indexUrl, lang: langProp }: { indexUrl: string; lang?: string }) {
-  const { t, i18n } = useTranslation();
-  const island = useIsland();
-  const lang: Lang = isLang(langProp) ? langProp : island.lang;
-  const inputId = useId();
-  const [input, setInput] = useState('');
-  // The query searched for: the box, trimmed, unless that is blank (an empty query is ignored, so
-  // the results and ?q= stay those of the last real query).
-  const [searched, setSearched] = useState('');
+/** The translations (for the labels) and then the index, loaded once; the phase says what is awaited. */
+function useSearchData(indexUrl: string, lang: Lang, onStart: () => void) {
+  const { i18n } = useTranslation();
   const [phase, setPhase] = useState<Phase>('idle');
   const [index, setIndex] = useState<ChunkedIndex | null>(null);
   const [labels, setLabels] = useState<RouteLabels | undefined>(undefined);
-  const query = useDeferredValue(searched);
   const started = useRef(false);
-  const inputRef = useRef<HTMLInputElement>(null);
-
   useEffect(() => {
     if (started.current) return;
     started.current = true;
-    // Text typed into the prerendered box before hydration wins over the address's ?q=.
-    const typed = inputRef.current?.value ?? '';
-    changeInput(typed || (new URLSearchParams(window.location.search).get('q') ?? '').trim());
+    onStart();
     setPhase('loadingTranslations');
     // The index download runs alongside the translations; the phases report what is awaited.
     const indexLoad = loadIndex(indexUrl).catch((err: unknown) => {
@@ -84,16 +74,14 @@ export default function Search({ indexUrl, lang: langProp }: { indexUrl: string;
         setPhase('ready');
       });
   }, [indexUrl]);
+  return { phase, index, labels };
+}
 
-  // The address bar follows the query once typing pauses.
-  useEffect(() => {
-    if (phase !== 'ready') return;
-    const timer = setTimeout(() => writeQueryToUrl(searched), URL_SYNC_MS);
-    return () => clearTimeout(timer);
-  }, [searched, phase]);
-
-  // Each query fetches the index chunks it needs; an answer that arrives after a newer query
-  // started is dropped. "Show more" raises the limit for the same query.
+/**
+ * Each query fetches the index chunks it needs; an answer that arrives after a newer query
+ * started is dropped. "Show more" raises the limit for the same query.
+ */
+function useAnswer(phase: Phase, index: ChunkedIndex | null, query: string, lang: Lang, labels: RouteLabels | undefined) {
   const [limit, setLimit] = useState(RESULT_LIMIT);
   const [answer, setAnswer] = useState<{ query: string; limit: number; outcome: ChunkedOutcome | null } | null>(null);
   useEffect(() => setLimit(RESULT_LIMIT), [query]);
@@ -107,16 +95,115 @@ export default function Search({ indexUrl, lang: langProp }: { indexUrl: string;
       current = false;
     };
   }, [phase, index, query, lang, labels, limit]);
-  // Until the new query's answer comes, the last results stay (a blank query keeps them too).
-  const outcome: ChunkedOutcome | null = answer?.outcome ?? null;
-  // What the shown outcome answers: "No results for …" names it, not a newer query still loading.
-  const answered = answer?.query ?? query;
-  const pending = phase === 'ready' && !!query && answer?.query !== query;
+  return {
+    // Until the new query's answer comes, the last results stay (a blank query keeps them too).
+    outcome: answer?.outcome ?? null,
+    // What the shown outcome answers: "No results for …" names it, not a newer query still loading.
+    answered: answer?.query ?? query,
+    pending: phase === 'ready' && !!query && answer?.query !== query,
+    setLimit,
+  };
+}
+
+/** The status line: what is being loaded or searched, or how many results there are. */
+function statusText(t: TFunction, phase: Phase, busy: boolean, outcome: ChunkedOutcome | null): string {
+  if (phase === 'loadingTranslations') return t('search.loadingTranslations', 'Loading translations…');
+  if (busy) return t('search.searching', 'Searching…');
+  if (outcome?.kind !== 'results') return '';
+  const count = outcome.results.length;
+  return outcome.more
+    ? t('search.countFirst', { count, defaultValue: 'Showing the first {{count}} results' })
+    : t('search.count', { count, defaultValue: '{{count}} results' });
+}
+
+/** No page matched: the hint, then a page the query misspells, the recommended pages or home. */
+function NoMatch({ outcome, answered, pageLang }: { outcome: ChunkedOutcome; answered: string; pageLang: string }) {
+  const { t } = useTranslation();
+  const fallback = outcome.results[0]?.kind === 'fallback';
+  return (
+    <div className="search-empty">
+      <p className="search-no-results">{t('search.noResults', { query: answered, defaultValue: 'No results for “{{query}}”' })}</p>
+      <p className="search-hint">{t('search.hint', 'Try to press Search Button')}</p>
+      <p className="search-suggest">
+        {fallback
+          ? t('search.fallback', 'Search is not available right now. Go to the home page:')
+          : outcome.kind === 'fuzzy'
+            ? t('search.didYouMean', 'Did you mean:')
+            : t('search.recommended', 'Recommended pages:')}
+      </p>
+      <ResultList results={outcome.results} pageLang={pageLang} label={t('search.results', 'Search results')} />
+    </div>
+  );
+}
+
+/** The box and its button; typing searches as it goes, the button (or Enter) searches at once. */
+function SearchBox({
+  inputRef,
+  value,
+  onInput,
+  onSubmit,
+}: {
+  inputRef: RefObject<HTMLInputElement | null>;
+  value: string;
+  onInput: (value: string) => void;
+  onSubmit: (e: FormEvent) => void;
+}) {
+  const { t } = useTranslation();
+  const inputId = useId();
+  return (
+    <form className="search-form" role="search" onSubmit={onSubmit}>
+      <label className="search-label" htmlFor={inputId}>
+        {t('search.label', 'Search the site')}
+      </label>
+      <div className="search-row">
+        <input
+          ref={inputRef}
+          id={inputId}
+          className="search-input"
+          type="search"
+          name="q"
+          value={value}
+          onChange={(e) => onInput(e.target.value)}
+          placeholder={t('search.placeholder', 'Search articles, notes and pages')}
+          autoComplete="off"
+          enterKeyHint="search"
+        />
+        <button type="submit" className="button button-primary search-button">
+          {t('search.button', 'Search')}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+export default function Search({ indexUrl, lang: langProp }: { indexUrl: string; lang?: string }) {
+  const { t } = useTranslation();
+  const island = useIsland();
+  const lang: Lang = isLang(langProp) ? langProp : island.lang;
+  const [input, setInput] = useState('');
+  // The query searched for: the box, trimmed, unless that is blank (an empty query is ignored, so
+  // the results and ?q= stay those of the last real query).
+  const [searched, setSearched] = useState('');
+  const query = useDeferredValue(searched);
+  const inputRef = useRef<HTMLInputElement>(null);
 
   function changeInput(value: string) {
     setInput(value);
     if (value.trim()) setSearched(value.trim());
   }
+
+  // Text typed into the prerendered box before hydration wins over the address's ?q=.
+  const { phase, index, labels } = useSearchData(indexUrl, lang, () =>
+    changeInput(inputRef.current?.value || (new URLSearchParams(window.location.search).get('q') ?? '').trim()),
+  );
+  const { outcome, answered, pending, setLimit } = useAnswer(phase, index, query, lang, labels);
+
+  // The address bar follows the query once typing pauses.
+  useEffect(() => {
+    if (phase !== 'ready') return;
+    const timer = setTimeout(() => writeQueryToUrl(searched), URL_SYNC_MS);
+    return () => clearTimeout(timer);
+  }, [searched, phase]);
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
@@ -127,40 +214,12 @@ export default function Search({ indexUrl, lang: langProp }: { indexUrl: string;
     if (phase === 'ready') writeQueryToUrl(q);
   };
 
-  let status = '';
-  if (phase === 'loadingTranslations') status = t('search.loadingTranslations', 'Loading translations…');
-  else if ((phase === 'searching' || (pending && !outcome)) && searched) status = t('search.searching', 'Searching…');
-  else if (outcome?.kind === 'results' && outcome.more)
-    status = t('search.countFirst', { count: outcome.results.length, defaultValue: 'Showing the first {{count}} results' });
-  else if (outcome?.kind === 'results') status = t('search.count', { count: outcome.results.length, defaultValue: '{{count}} results' });
-
-  const noMatch = outcome && outcome.kind !== 'results';
-  const fallback = outcome?.results[0]?.kind === 'fallback';
+  const busy = (phase === 'searching' || (pending && !outcome)) && !!searched;
+  const status = statusText(t, phase, busy, outcome);
 
   return (
     <div className="search">
-      <form className="search-form" role="search" onSubmit={onSubmit}>
-        <label className="search-label" htmlFor={inputId}>
-          {t('search.label', 'Search the site')}
-        </label>
-        <div className="search-row">
-          <input
-            ref={inputRef}
-            id={inputId}
-            className="search-input"
-            type="search"
-            name="q"
-            value={input}
-            onChange={(e) => changeInput(e.target.value)}
-            placeholder={t('search.placeholder', 'Search articles, notes and pages')}
-            autoComplete="off"
-            enterKeyHint="search"
-          />
-          <button type="submit" className="button button-primary search-button">
-            {t('search.button', 'Search')}
-          </button>
-        </div>
-      </form>
+      <SearchBox inputRef={inputRef} value={input} onInput={changeInput} onSubmit={onSubmit} />
       <p
         className="search-status"
         role="status"
@@ -176,20 +235,7 @@ export default function Search({ indexUrl, lang: langProp }: { indexUrl: string;
           {t('search.more', 'Show more results')}
         </button>
       ) : null}
-      {noMatch ? (
-        <div className="search-empty">
-          <p className="search-no-results">{t('search.noResults', { query: answered, defaultValue: 'No results for “{{query}}”' })}</p>
-          <p className="search-hint">{t('search.hint', 'Try to press Search Button')}</p>
-          <p className="search-suggest">
-            {fallback
-              ? t('search.fallback', 'Search is not available right now. Go to the home page:')
-              : outcome.kind === 'fuzzy'
-                ? t('search.didYouMean', 'Did you mean:')
-                : t('search.recommended', 'Recommended pages:')}
-          </p>
-          <ResultList results={outcome.results} pageLang={lang} label={t('search.results', 'Search results')} />
-        </div>
-      ) : null}
+      {outcome && outcome.kind !== 'results' ? <NoMatch outcome={outcome} answered={answered} pageLang={lang} /> : null}
     </div>
   );
 }
