@@ -1,8 +1,7 @@
 //! Google sign-in against a local fake provider (authorize URL, token and userinfo endpoints).
 
-mod common;
+use crate::helpers::{servers, Backend, TestApp};
 use base64::Engine;
-use common::{servers, Backend, TestApp};
 use poem::http::StatusCode;
 use poem::web::{Data, Form};
 use poem::{get, handler, post, EndpointExt, Request, Route};
@@ -136,7 +135,7 @@ impl Google {
         (params["state"].clone(), nonce.split(';').next().unwrap().to_string())
     }
 
-    async fn sign_in_reply(&self, profile: Value, cookie: Option<&str>) -> common::Reply {
+    async fn sign_in_reply(&self, profile: Value, cookie: Option<&str>) -> crate::helpers::Reply {
         let headers: Vec<(&str, &str)> = cookie.map(|c| vec![("cookie", c)]).unwrap_or_default();
         let (state, nonce) = self.start_sign_in(profile, &headers).await;
         let cookies = match cookie {
@@ -181,7 +180,7 @@ impl Google {
         }
     }
 
-    async fn verify_invite(&self, token: &str, cookie: &str, invite: &str) -> common::Reply {
+    async fn verify_invite(&self, token: &str, cookie: &str, invite: &str) -> crate::helpers::Reply {
         self.app
             .post_with(
                 "/api/auth/verify-invite",
