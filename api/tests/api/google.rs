@@ -1,7 +1,8 @@
 //! Google sign-in against a local fake provider (authorize URL, token and userinfo endpoints).
 
-use crate::helpers::{servers, Backend, TestApp};
+use crate::helpers::{client_from, servers, tally, Backend, TestApp};
 use base64::Engine;
+use futures_util::future::join_all;
 use poem::http::StatusCode;
 use poem::web::{Data, Form};
 use poem::{get, handler, post, EndpointExt, Request, Route};
@@ -481,5 +482,39 @@ on_both_databases! {
         assert!(refused.set_cookie().is_none());
         use sea_orm::{EntityTrait, PaginatorTrait};
         assert_eq!(api::db::entities::oauth_state::Entity::find().count(&g.app.state.db).await.unwrap(), 20);
+    }
+
+    async fn invitation_tries_count_per_ipv6_48_as_well_as_per_64(backend: Backend) {
+        let app = TestApp::with(backend, |s| {
+            s.trusted_proxies = api::client_ip::parse_trusted_proxies("127.0.0.1").unwrap();
+        })
+        .await;
+        let remote = app.listen().await;
+        let proxy = client_from("127.0.0.1");
+        // Eight /64s of one /48 try thirty invitation codes each (every /64's own allowance), all
+        // at once: the /48 lets a hundred through, as for mailed codes.
+        let replies = join_all((0..8).map(|net| {
+            let (remote, proxy) = (&remote, &proxy);
+            async move {
+                let mut replies = Vec::new();
+                for i in 0..30 {
+                    let address = format!("2001:db8:1:{net:x}::{:x}", i + 1);
+                    let via = [("x-forwarded-for", address.as_str())];
+                    let body = json!({"token": format!("guess{net}-{i}"), "inviteCode": "AAAA-BBBB-CCCC"});
+                    replies.push(remote.post(proxy, "/api/auth/verify-invite", body, &via).await);
+                }
+                replies
+            }
+        }))
+        .await
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>();
+        assert_eq!(tally(&replies), [(400, 100), (429, 140)].into());
+        // Another /48 is someone else.
+        let elsewhere = remote
+            .post(&proxy, "/api/auth/verify-invite", json!({"token": "guess", "inviteCode": "AAAA-BBBB-CCCC"}), &[("x-forwarded-for", "2001:db8:2::1")])
+            .await;
+        elsewhere.assert(StatusCode::BAD_REQUEST);
     }
 }
