@@ -1,3 +1,6 @@
+//! The `api` binary: the command line of `cli`, `serve` composed by `startup`.
+#![warn(clippy::too_many_lines)]
+
 use clap::Parser;
 use server::cli::{Cli, Command};
 use std::time::Duration;
