@@ -29,7 +29,7 @@ ui: ui-deps
 # build also turns on the dev-dependencies' features. `make test` builds every test binary and
 # both debug binaries in one go; every other target reuses the release binaries of `make run`.
 DEBUG_BUILD := cargo test -q --workspace --no-run
-RELEASE_BUILD := cargo build -q --release -p generator -p api
+RELEASE_BUILD := cargo build -q --release -p generator -p server
 
 # The site with the debug generator (tests) or the release one (run).
 site: ui

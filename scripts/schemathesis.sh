@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Property-based tests of the membership API against its own OpenAPI document: builds and
-# starts `api serve` on a free port with a temp DATA_DIR and a minimal DIST_DIR, runs
+# starts `api serve` on a free port with a temp DATA_DIR and the built site (`make site`'s dist/), runs
 # schemathesis over every operation of /api/openapi.json (no server errors; status codes,
 # content types, headers and bodies as documented), stops the server. Non-zero on failure.
 # Env: SCHEMATHESIS_MAX_EXAMPLES (default 100) bounds the cases per operation.
@@ -15,7 +15,7 @@ ST=(st)
 command -v st >/dev/null 2>&1 || ST=(python3 -m schemathesis.cli)
 
 # The Makefile's debug build (`make test` has run it already, so this is a no-op there): a
-# `cargo build -p api` of its own would compile the API's dependencies again with another
+# `cargo build -p server` of its own would compile the API's dependencies again with another
 # feature set, and replace the binary the later test layers run.
 cargo test -q --workspace --no-run
 
@@ -30,17 +30,18 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-# The static part of the server needs the build facts of dist/ (docs/internals.md, dist/_site.json).
-mkdir -p "$WORK/dist" "$WORK/data"
-cat >"$WORK/dist/_site.json" <<'JSON'
-{"languages":[{"code":"en","tag":"en"},{"code":"zh","tag":"zh-Hant"},{"code":"ja","tag":"ja"}],
- "default_language":"en","script_hashes":[],"dev":false}
-JSON
+# `api serve` serves the site beside the API: the one `make site` built (`make test` builds it
+# before this script runs).
+if [ ! -e dist/_site.json ]; then
+    echo "schemathesis: dist/ has no built site: run \`make site\` first" >&2
+    exit 1
+fi
+mkdir -p "$WORK/data"
 
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
 # A closed port as the blog feed: /api/feed must answer from its fallback, not the internet.
 # The rate limits are raised so the run exercises the logic rather than only 429s.
-PORT="$PORT" DIST_DIR="$WORK/dist" DATA_DIR="$WORK/data" DATABASE_URL="" \
+PORT="$PORT" DIST_DIR="$PWD/dist" DATA_DIR="$WORK/data" DATABASE_URL="" \
     BLOG_FEED_URL="http://127.0.0.1:9/feed.xml" RATE_LIMIT_SCALE=100000 \
     GOOGLE_CLIENT_ID="" GOOGLE_CLIENT_SECRET="" SMTP_URL="" RUST_LOG=warn \
     target/debug/api serve >"$WORK/server.log" 2>&1 &

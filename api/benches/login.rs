@@ -1,5 +1,6 @@
 //! Login latency and throughput over HTTP with the real argon2id parameters: the app on
 //! loopback with a fresh SQLite database and one member. Prints one line per figure.
+#![warn(clippy::too_many_lines)]
 
 use api::settings::Settings;
 use std::sync::Arc;
@@ -14,15 +15,15 @@ const THROUGHPUT_SECONDS: u64 = 5;
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let dir = tempfile::tempdir()?;
-    let mut settings = Settings::for_data_dir(&dir.path().join("data"), &dir.path().join("dist"), 0);
+    let mut settings = Settings::for_data_dir(&dir.path().join("data"), 0);
     // The limits would stop a benchmark that logs in thousands of times from one address.
     settings.rate_limit_scale = 1e9;
-    let state = api::startup::build_state(settings).await?;
+    let state = api::app::build_state(settings).await?;
     let hash = api::passwords::hash(PASSWORD.into(), api::passwords::HASH_WAIT).await?;
     let username = api::domain::Username::parse(USERNAME).map_err(anyhow::Error::msg)?;
     api::members::insert(&state.db, 0, &username, None, Some(hash), None).await?;
 
-    let app = poem::Route::new().nest("/api", api::startup::api_endpoint(state));
+    let app = poem::Route::new().nest("/api", api::app::api_endpoint(state));
     let addr = {
         use poem::listener::{Acceptor, Listener, TcpListener};
         let acceptor = TcpListener::bind("127.0.0.1:0").into_acceptor().await?;

@@ -5,7 +5,6 @@
 //! own browsers out; guessers without such a cookie still meet it. Nothing is stored: the
 //! signature is the proof, and a new one is issued at every sign-in.
 
-use crate::i18n::cookie;
 use crate::invites::InviteKey;
 use crate::secrets::random_token;
 use crate::state::AppState;
@@ -29,7 +28,8 @@ fn cookie_name(secure: bool) -> &'static str {
 /// The device cookie's nonce when the request carries a valid one for `account` (a lower-cased
 /// username, `rate_limit::account_key`).
 pub fn recognised(state: &AppState, req: &Request, account: &str) -> Option<String> {
-    let value = cookie(req, cookie_name(state.secure_cookies()))?;
+    let value = req.cookie().get(cookie_name(state.secure_cookies()))?;
+    let value = value.value_str();
     let (nonce, signature) = value.split_once('.')?;
     state
         .invite_key

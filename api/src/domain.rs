@@ -102,6 +102,38 @@ impl EmailCode {
     }
 }
 
+/// An invitation code as typed: case and surrounding spaces do not matter (`k7qf-m2xd-9pla `
+/// is `K7QF-M2XD-9PLA`); nothing, or more than 64 characters, is no code at all.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InviteCode(String);
+
+impl InviteCode {
+    pub fn parse(raw: &str) -> Result<Self, Problem> {
+        if raw.trim().is_empty() || raw.len() > 64 {
+            return Err(Problem::InviteInvalid);
+        }
+        Ok(InviteCode(raw.trim().to_ascii_uppercase()))
+    }
+
+    /// A new code like `K7QF-M2XD-9PLA`: no 0/O or 1/I to misread.
+    pub fn random(entropy: &dyn crate::clock::Entropy) -> Self {
+        const ALPHABET: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+        let mut bytes = [0u8; 12];
+        entropy.fill(&mut bytes);
+        let chars: Vec<char> = bytes
+            .iter()
+            .map(|b| ALPHABET[(*b as usize) % ALPHABET.len()] as char)
+            .collect();
+        let groups: Vec<String> = chars.chunks(4).map(|c| c.iter().collect()).collect();
+        InviteCode(groups.join("-"))
+    }
+
+    /// The code in its one spelling (upper case, no spaces around it).
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -137,6 +169,19 @@ mod tests {
         assert!(Password::parse("123456789012").is_ok());
         assert!(Password::parse(&"x".repeat(128)).is_ok());
         assert!(Password::parse(&"x".repeat(129)).is_err());
+    }
+
+    #[test]
+    fn invite_codes() {
+        let code = InviteCode::random(&crate::clock::OsEntropy);
+        assert_eq!(code.as_str().len(), 14);
+        assert_eq!(code.as_str().split('-').count(), 3);
+        assert_eq!(
+            InviteCode::parse(" k7qf-m2xd-9pla ").unwrap().as_str(),
+            "K7QF-M2XD-9PLA"
+        );
+        assert_eq!(InviteCode::parse("  "), Err(Problem::InviteInvalid));
+        assert_eq!(InviteCode::parse(&"A".repeat(65)), Err(Problem::InviteInvalid));
     }
 
     #[test]

@@ -70,20 +70,6 @@ impl Lang {
     }
 }
 
-/// The value of a cookie of the request.
-pub fn cookie(req: &Request, name: &str) -> Option<String> {
-    req.headers()
-        .get_all(poem::http::header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .find_map(|header| {
-            header.split(';').find_map(|pair| {
-                let (k, v) = pair.trim().split_once('=')?;
-                (k == name).then(|| v.trim_matches('"').to_string())
-            })
-        })
-}
-
 fn catalog() -> &'static [(Lang, Value)] {
     static CATALOG: OnceLock<Vec<(Lang, Value)>> = OnceLock::new();
     CATALOG.get_or_init(|| {

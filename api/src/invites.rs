@@ -6,7 +6,8 @@
 
 use crate::clock::{Clock, Entropy};
 use crate::db::entities::invite;
-use crate::secrets::{digest, normalize_invite_code, random_invite_code};
+use crate::domain::InviteCode;
+use crate::secrets::digest;
 use hmac::{Hmac, Mac};
 use sea_orm::sea_query::{Condition, Expr};
 use sea_orm::{ColumnTrait, ConnectionTrait, DbErr, EntityTrait, QueryFilter, QueryOrder, Set};
@@ -46,9 +47,9 @@ impl InviteKey {
     }
 
     /// What is stored for `code`.
-    fn hash(&self, code: &str) -> String {
+    fn hash(&self, code: &InviteCode) -> String {
         let mut mac = Hmac::<sha2::Sha256>::new_from_slice(&self.0).expect("HMAC takes any key");
-        mac.update(normalize_invite_code(code).as_bytes());
+        mac.update(code.as_str().as_bytes());
         hex::encode(mac.finalize().into_bytes())
     }
 
@@ -74,8 +75,8 @@ impl InviteKey {
     }
 
     /// What may be stored for `code`: its HMAC, or the bare SHA-256 of codes made before the key.
-    fn stored_forms(&self, code: &str) -> [String; 2] {
-        [self.hash(code), digest(&normalize_invite_code(code))]
+    fn stored_forms(&self, code: &InviteCode) -> [String; 2] {
+        [self.hash(code), digest(code.as_str())]
     }
 }
 
@@ -102,11 +103,11 @@ pub async fn create(
     uses: u32,
     expires_days: Option<u32>,
 ) -> Result<String, DbErr> {
-    let code = random_invite_code(entropy);
+    let code = InviteCode::random(entropy);
     let now = clock.now();
     invite::Entity::insert(invite::ActiveModel {
         code_hash: Set(key.hash(&code)),
-        code_hint: Set(code[..4].to_string()),
+        code_hint: Set(code.as_str()[..4].to_string()),
         max_uses: Set(uses.min(i32::MAX as u32) as i32),
         uses: Set(0),
         expires_at: Set(expires_days.map(|d| now + i64::from(d) * 86_400)),
@@ -116,12 +117,12 @@ pub async fn create(
     })
     .exec(db)
     .await?;
-    Ok(code)
+    Ok(code.as_str().to_string())
 }
 
 /// Uses up one use of a valid invitation (not revoked, not expired, uses left) in one statement,
 /// so two sign-ups cannot both take the last use. False when the code is not valid.
-pub async fn consume(db: &impl ConnectionTrait, key: &InviteKey, now: i64, code: &str) -> Result<bool, DbErr> {
+pub async fn consume(db: &impl ConnectionTrait, key: &InviteKey, now: i64, code: &InviteCode) -> Result<bool, DbErr> {
     let result = invite::Entity::update_many()
         .col_expr(invite::Column::Uses, Expr::col(invite::Column::Uses).add(1))
         .filter(invite::Column::CodeHash.is_in(key.stored_forms(code)))
@@ -144,9 +145,10 @@ pub async fn list(db: &impl ConnectionTrait) -> Result<Vec<invite::Model>, DbErr
 /// Revokes by full code or by id; false when nothing matched.
 pub async fn revoke(db: &impl ConnectionTrait, key: &InviteKey, code_or_id: &str) -> Result<bool, DbErr> {
     let mut query = invite::Entity::update_many().col_expr(invite::Column::Revoked, Expr::value(true));
-    query = match code_or_id.trim().parse::<i32>() {
-        Ok(id) => query.filter(invite::Column::Id.eq(id)),
-        Err(_) => query.filter(invite::Column::CodeHash.is_in(key.stored_forms(code_or_id))),
+    query = match (code_or_id.trim().parse::<i32>(), InviteCode::parse(code_or_id)) {
+        (Ok(id), _) => query.filter(invite::Column::Id.eq(id)),
+        (Err(_), Ok(code)) => query.filter(invite::Column::CodeHash.is_in(key.stored_forms(&code))),
+        (Err(_), Err(_)) => return Ok(false),
     };
     Ok(query.exec(db).await?.rows_affected > 0)
 }

@@ -1,8 +1,9 @@
-//! The membership API: sign-up, login, reset, invitations, Google sign-in, the blog feed.
-//! The site's files and the HTTP listener are the `site-server` crate; `startup` joins the two.
+//! The membership API: sign-up, login, reset, invitations, Google sign-in, the blog feed, as a
+//! library (`app` opens it and gives its endpoint). The `server` crate joins it to the static
+//! site of the `site-server` crate and holds the `api` binary's command line.
+#![warn(clippy::too_many_lines)]
 
-pub mod backup;
-pub mod cli;
+pub mod app;
 pub mod client_ip;
 pub mod clock;
 pub mod codes;
@@ -10,19 +11,19 @@ pub mod db;
 pub mod devices;
 pub mod domain;
 pub mod feed;
+pub mod google_link;
 pub mod i18n;
 pub mod invites;
-pub mod logging;
 pub mod mail;
 pub mod members;
 pub mod metrics;
+pub mod oauth_cookies;
 pub mod passwords;
 pub mod rate_limit;
 pub mod routes;
 pub mod secrets;
 pub mod sessions;
 pub mod settings;
-pub mod startup;
 pub mod state;
 pub mod texts;
 pub mod user_agents;

@@ -145,17 +145,25 @@ pub fn mail_counters(email_key: &str, client: &str) -> [Counter; 3] {
     ]
 }
 
-/// The counters a guess at `email_key`'s code of `purpose` from `client` is counted in.
-pub fn code_counters(purpose: &'static str, email_key: &str, client: &str) -> Vec<Counter> {
-    let mut counters = vec![
-        Counter::CodeAttemptsFromClient {
-            client: client.to_string(),
-        },
-        Counter::CodeGuessesForAddress {
+/// A try at a secret code: a mailed code of `purpose` (`register`, `reset`) for an address, or
+/// an invitation code (the Google invitation step, which names no address).
+pub enum CodeAttempt<'a> {
+    Mailed { purpose: &'static str, email_key: &'a str },
+    Invitation,
+}
+
+/// The counters a try at a code from `client` is counted in: the client's and its network's,
+/// and a mailed code's address's own.
+fn code_counters(attempt: CodeAttempt<'_>, client: &str) -> Vec<Counter> {
+    let mut counters = vec![Counter::CodeAttemptsFromClient {
+        client: client.to_string(),
+    }];
+    if let CodeAttempt::Mailed { purpose, email_key } = attempt {
+        counters.push(Counter::CodeGuessesForAddress {
             purpose,
             email_key: email_key.to_string(),
-        },
-    ];
+        });
+    }
     counters.extend(crate::client_ip::network_of(client).map(|network| Counter::CodeAttemptsFromNetwork { network }));
     counters
 }
@@ -227,6 +235,15 @@ impl RateLimiter {
     /// Counts one event in `counter`, unless it has used up one of its limits.
     pub async fn hit(&self, counter: Counter) -> Result<Result<(), RetryAfter>, DbErr> {
         self.hit_all(&[counter]).await
+    }
+
+    /// Counts a try at a code (the one call every code check makes before it compares).
+    pub async fn hit_code_attempt(
+        &self,
+        attempt: CodeAttempt<'_>,
+        client: &str,
+    ) -> Result<Result<(), RetryAfter>, DbErr> {
+        self.hit_all(&code_counters(attempt, client)).await
     }
 
     /// Counts one event in every counter, or in none when any of them has used up a limit.

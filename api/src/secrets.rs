@@ -30,27 +30,6 @@ pub fn random_code(entropy: &dyn Entropy) -> String {
     }
 }
 
-/// An invitation code like `K7QF-M2XD-9PLA`: no 0/O or 1/I to misread.
-pub fn random_invite_code(entropy: &dyn Entropy) -> String {
-    const ALPHABET: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
-    let mut bytes = [0u8; 12];
-    entropy.fill(&mut bytes);
-    let chars: Vec<char> = bytes
-        .iter()
-        .map(|b| ALPHABET[(*b as usize) % ALPHABET.len()] as char)
-        .collect();
-    chars
-        .chunks(4)
-        .map(|c| c.iter().collect::<String>())
-        .collect::<Vec<_>>()
-        .join("-")
-}
-
-/// Invitation codes as typed: case and surrounding spaces do not matter.
-pub fn normalize_invite_code(raw: &str) -> String {
-    raw.trim().to_ascii_uppercase()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -63,12 +42,5 @@ mod tests {
             assert_eq!(code.len(), 6);
             assert!(code.chars().all(|c| c.is_ascii_digit()));
         }
-    }
-
-    #[test]
-    fn invite_codes_have_three_groups() {
-        let code = random_invite_code(&OsEntropy);
-        assert_eq!(code.len(), 14);
-        assert_eq!(code.split('-').count(), 3);
     }
 }

@@ -2,7 +2,6 @@
 
 use crate::clock::{Clock, Entropy};
 use crate::db::entities::{member, session};
-use crate::i18n::cookie;
 use crate::secrets::{digest, random_token};
 use poem::Request;
 use sea_orm::sea_query::{Condition, Expr};
@@ -106,7 +105,9 @@ async fn end_sessions_beyond_the_cap(db: &impl ConnectionTrait, member_id: i32, 
 
 /// The hash of the session id the request carries, if any.
 pub fn request_session_hash(req: &Request, secure: bool) -> Option<String> {
-    cookie(req, cookie_name(secure))
+    req.cookie()
+        .get(cookie_name(secure))
+        .map(|c| c.value_str().to_string())
         .filter(|v| !v.is_empty())
         .map(|v| digest(&v))
 }

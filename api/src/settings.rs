@@ -20,8 +20,6 @@ pub const GOOGLE_USERINFO_URL: &str = "https://openidconnect.googleapis.com/v1/u
 
 #[derive(Clone)]
 pub struct Settings {
-    pub dist_dir: PathBuf,
-    pub dev: bool,
     pub data_dir: PathBuf,
     pub database_url: String,
     /// Where visitors reach the site; its origin is the one POSTs may come from, and https
@@ -52,10 +50,8 @@ pub struct Settings {
 
 impl Settings {
     /// Defaults for a data directory: SQLite inside it, mail into its outbox, no Google, no feed.
-    pub fn for_data_dir(data_dir: &Path, dist_dir: &Path, port: u16) -> Self {
+    pub fn for_data_dir(data_dir: &Path, port: u16) -> Self {
         Settings {
-            dist_dir: dist_dir.to_path_buf(),
-            dev: false,
             data_dir: data_dir.to_path_buf(),
             database_url: default_database_url(data_dir),
             public_url: Url::parse(&format!("http://127.0.0.1:{port}")).expect("valid URL"),

@@ -52,7 +52,7 @@ async function waitUntilAnswering(url, child, output, timeoutMs = 30000) {
  * `env` adds to (or overrides) the environment; `args` go after `serve` (`--dev`).
  */
 export async function startServer({ env = {}, args = [] } = {}) {
-  if (!existsSync(apiBinary)) throw new Error(`${apiBinary} is missing: run \`cargo build -p api\` first`);
+  if (!existsSync(apiBinary)) throw new Error(`${apiBinary} is missing: run \`cargo build -p server\` first`);
   if (!existsSync(path.join(distDir, 'index.html'))) throw new Error(`${distDir}/index.html is missing: run \`make build\` first`);
   const port = await freePort();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'site-test-data-'));

@@ -218,7 +218,7 @@ export async function startNginx(dir, { httpPort, httpsPort, instancePorts }) {
 export async function startStack({ instances = 2 } = {}) {
   for (const [what, ok] of [
     ['nginx (Debian: nginx-light; scripts/ensure-deps.sh test installs it)', existsSync(NGINX)],
-    [`${apiBinary} (cargo build -p api)`, existsSync(apiBinary)],
+    [`${apiBinary} (cargo build -p server)`, existsSync(apiBinary)],
     [`${distDir}/index.html (make site)`, existsSync(path.join(distDir, 'index.html'))],
     ['TEST_DATABASE_URL and TEST_PG_CTL (run under scripts/with-postgres.sh)', process.env.TEST_DATABASE_URL && process.env.TEST_PG_CTL],
   ]) {

@@ -3,15 +3,15 @@
 use super::errors::{ApiError, Failure, FormError};
 use super::login::LoginStatus;
 use crate::db::entities::{google_pending, member, oauth_state};
-use crate::domain::EmailAddress;
-use crate::i18n::{cookie, Lang};
-use crate::mail::Mail;
-use crate::rate_limit::Counter;
+use crate::domain::{EmailAddress, InviteCode};
+use crate::google_link::GoogleProfile;
+use crate::i18n::Lang;
+use crate::rate_limit::{CodeAttempt, Counter};
 use crate::secrets::{digest, random_token};
 use crate::settings::GoogleSettings;
 use crate::state::{client_key, AppState};
 use crate::texts::Problem;
-use crate::{invites, members, sessions};
+use crate::{google_link, invites, members, oauth_cookies, sessions};
 use anyhow::Context;
 use oauth2::basic::BasicClient;
 use oauth2::{
@@ -22,28 +22,21 @@ use poem::Request;
 use poem_openapi::param::Query;
 use poem_openapi::payload::Json;
 use poem_openapi::{ApiResponse, Object, OpenApi};
-use sea_orm::{ActiveModelTrait, DatabaseTransaction, DbErr, EntityTrait, IntoActiveModel, Set, TransactionTrait};
+use sea_orm::{DatabaseTransaction, DbErr, EntityTrait, Set, TransactionTrait};
 use std::sync::Arc;
 
-/// How long a sign-in may take at Google, and how long a new account has to enter its invitation.
+/// How long a sign-in may take at Google.
 const STATE_SECONDS: i64 = 10 * 60;
 /// Sign-in states kept at once, from everyone: beyond this, new sign-ins wait for old ones to
 /// expire (each client may also start only 20 per 15 minutes).
 pub const MAX_LIVE_STATES: u64 = 10_000;
-const PENDING_SECONDS: i64 = 15 * 60;
 
 /// Binds a sign-in to the browser that started it: a callback URL carried to another browser
 /// (a victim lured to an attacker's half-finished sign-in) arrives without it.
 const NONCE_COOKIE: &str = "google_nonce";
-/// The pending link a member's next password login completes.
-pub const LINK_COOKIE: &str = "google_link";
 /// The secret half of the invitation step: the `token` of `/invite?token=` is the other half,
 /// so the URL (in access logs, history, a Referer) is worth nothing without this browser.
 const PENDING_COOKIE: &str = "google_pending";
-
-/// Domains whose addresses only Google can vouch for; elsewhere Google vouches only for domains
-/// it hosts (the `hd` claim), since anyone may open a Google account on any other address.
-const GOOGLE_MAIL_DOMAINS: [&str; 2] = ["gmail.com", "googlemail.com"];
 
 pub struct GoogleApi(pub Arc<AppState>);
 
@@ -85,61 +78,6 @@ pub struct PendingGoogleAccount {
 pub enum PendingResponse {
     #[oai(status = 200)]
     Ok(Json<PendingGoogleAccount>),
-}
-
-#[derive(serde::Deserialize)]
-struct UserInfo {
-    sub: String,
-    email: Option<String>,
-    #[serde(default)]
-    email_verified: Option<serde_json::Value>,
-    name: Option<String>,
-    /// The Google Workspace domain of the account, if any.
-    hd: Option<String>,
-}
-
-impl UserInfo {
-    /// Google sends `email_verified` as a boolean (some endpoints as the string "true").
-    fn verified_email(&self) -> Option<&str> {
-        let verified = match &self.email_verified {
-            Some(serde_json::Value::Bool(b)) => *b,
-            Some(serde_json::Value::String(s)) => s == "true",
-            _ => false,
-        };
-        self.email.as_deref().filter(|_| verified)
-    }
-
-    /// Whether Google is the authority for `email`'s domain, so its word proves the address.
-    fn vouches_for(&self, email: &EmailAddress) -> bool {
-        let domain = email.key().rsplit('@').next().unwrap_or_default().to_string();
-        GOOGLE_MAIL_DOMAINS.contains(&domain.as_str())
-            || self.hd.as_deref().is_some_and(|hd| hd.eq_ignore_ascii_case(&domain))
-    }
-}
-
-/// An OAuth cookie's name: over https `__Host-` prefixed, which browsers accept only from this
-/// very host, Secure and for Path=/, so a sibling subdomain cannot plant one for the parent
-/// domain (login CSRF). Plain http (local runs) cannot have `__Host-` cookies: the bare name.
-fn oauth_cookie_name(name: &str, secure: bool) -> String {
-    if secure {
-        format!("__Host-{name}")
-    } else {
-        name.to_string()
-    }
-}
-
-/// `Set-Cookie` for an OAuth cookie: `Path=/` and no Domain, as `__Host-` requires.
-fn oauth_cookie(name: &str, value: &str, seconds: i64, secure: bool) -> String {
-    format!(
-        "{}={value}; Path=/; Max-Age={seconds}; HttpOnly; SameSite=Lax{}",
-        oauth_cookie_name(name, secure),
-        if secure { "; Secure" } else { "" }
-    )
-}
-
-/// The value of an OAuth cookie under the name this server sets it.
-fn oauth_cookie_value(req: &Request, name: &str, secure: bool) -> Option<String> {
-    cookie(req, &oauth_cookie_name(name, secure)).filter(|v| !v.is_empty())
 }
 
 /// The key a pending invitation step is stored under: both halves, the URL's and the cookie's.
@@ -298,7 +236,7 @@ impl GoogleApi {
         .exec(&state.db)
         .await
         .context("storing the sign-in state")?;
-        let cookie = oauth_cookie(NONCE_COOKIE, &nonce, STATE_SECONDS, state.secure_cookies());
+        let cookie = oauth_cookies::set_cookie(NONCE_COOKIE, &nonce, STATE_SECONDS, state.secure_cookies());
         Ok((url.to_string(), cookie))
     }
 
@@ -329,7 +267,7 @@ impl GoogleApi {
                         return self.await_password(&info, found.id, lang).await;
                     }
                     member = Some(
-                        link(state, found, &info.sub, lang)
+                        google_link::link(state, found, &info.sub, lang)
                             .await
                             .context("linking the Google account")?,
                     );
@@ -346,10 +284,15 @@ impl GoogleApi {
             random_token(state.settings.entropy.as_ref()),
             random_token(state.settings.entropy.as_ref()),
         );
-        store_pending(state, &info, None, &invitation_step_key(&token, &secret))
+        google_link::store_pending(state, &info, None, &invitation_step_key(&token, &secret))
             .await
             .context("storing the pending Google account")?;
-        let cookie = oauth_cookie(PENDING_COOKIE, &secret, PENDING_SECONDS, state.secure_cookies());
+        let cookie = oauth_cookies::set_cookie(
+            PENDING_COOKIE,
+            &secret,
+            google_link::PENDING_SECONDS,
+            state.secure_cookies(),
+        );
         Ok(Redirect::Found(
             page(lang, &format!("/invite?token={token}")),
             Some(cookie),
@@ -368,7 +311,7 @@ impl GoogleApi {
             anyhow::bail!("unknown state");
         };
         // Another browser's callback leaves the state alone: only its own browser may use it up.
-        let nonce = oauth_cookie_value(req, NONCE_COOKIE, state.secure_cookies()).map(|n| digest(&n));
+        let nonce = oauth_cookies::value(req, NONCE_COOKIE, state.secure_cookies()).map(|n| digest(&n));
         anyhow::ensure!(
             saved.nonce_hash.is_some() && saved.nonce_hash == nonce,
             "the sign-in came back to another browser than the one that started it"
@@ -383,7 +326,7 @@ impl GoogleApi {
     }
 
     /// Trades the authorization code for a token and reads the account's profile with it.
-    async fn profile(&self, google: &GoogleSettings, code: &str, verifier: String) -> anyhow::Result<UserInfo> {
+    async fn profile(&self, google: &GoogleSettings, code: &str, verifier: String) -> anyhow::Result<GoogleProfile> {
         let state = &self.0;
         let client = BasicClient::new(ClientId::new(google.client_id.clone()))
             .set_client_secret(ClientSecret::new(google.client_secret.clone()))
@@ -409,18 +352,10 @@ impl GoogleApi {
 
     /// Keeps the Google account waiting for member `member_id`'s password login, and sends the
     /// visitor to the login page with the cookie that login will present.
-    async fn await_password(&self, info: &UserInfo, member_id: i32, lang: Lang) -> anyhow::Result<Redirect> {
-        let state = &self.0;
-        let token = random_token(state.settings.entropy.as_ref());
-        store_pending(state, info, Some(member_id), &token)
+    async fn await_password(&self, profile: &GoogleProfile, member_id: i32, lang: Lang) -> anyhow::Result<Redirect> {
+        let cookie = google_link::await_password(&self.0, profile, member_id)
             .await
             .context("storing the pending link")?;
-        tracing::info!(
-            event = "google_link_pending",
-            member_id,
-            "Google account waits for the member's password"
-        );
-        let cookie = oauth_cookie(LINK_COOKIE, &token, PENDING_SECONDS, state.secure_cookies());
         Ok(Redirect::Found(
             page(lang, "/login?error=google_link_password"),
             Some(cookie),
@@ -435,14 +370,10 @@ impl GoogleApi {
         let state = &self.0;
         state
             .limiter
-            .hit(Counter::CodeAttemptsFromClient {
-                client: client_key(state, req),
-            })
+            .hit_code_attempt(CodeAttempt::Invitation, &client_key(state, req))
             .await
             .context("counting the attempt against its limits")??;
-        if body.invite_code.trim().is_empty() || body.invite_code.len() > 64 {
-            return Err(Failure::BadRequest(Problem::InviteInvalid));
-        }
+        let invitation = InviteCode::parse(&body.invite_code).map_err(Failure::BadRequest)?;
         let now = state.now();
         let Some(pending) = live_invitation_step(state, req, &body.token)
             .await
@@ -451,7 +382,7 @@ impl GoogleApi {
             return Err(Failure::BadRequest(Problem::InviteTokenInvalid));
         };
 
-        let member_id = join_with_invitation(state, pending, body.invite_code, now).await?;
+        let member_id = join_with_invitation(state, pending, invitation, now).await?;
         let member = member::Entity::find_by_id(member_id)
             .one(&state.db)
             .await
@@ -482,13 +413,13 @@ impl GoogleApi {
 async fn join_with_invitation(
     state: &AppState,
     pending: google_pending::Model,
-    invite_code: String,
+    invitation: InviteCode,
     now: i64,
 ) -> Result<i32, Failure> {
     let key = state.invite_key.clone();
     let joined = state.db.transaction(move |txn| {
         Box::pin(async move {
-            let invited = invites::consume(txn, &key, now, &invite_code).await;
+            let invited = invites::consume(txn, &key, now, &invitation).await;
             if !invited.context("using the invitation")? {
                 tracing::info!(event = "invitation_rejected", "invitation code rejected");
                 return Err(Failure::BadRequest(Problem::InviteInvalid));
@@ -533,22 +464,6 @@ async fn new_google_member(txn: &DatabaseTransaction, pending: &google_pending::
     Ok(member.id)
 }
 
-/// Keeps a Google account waiting for its invitation step (`link_member_id` None) or for the
-/// password login of member `link_member_id`, under the hash of `key`.
-async fn store_pending(state: &AppState, info: &UserInfo, link_member_id: Option<i32>, key: &str) -> Result<(), DbErr> {
-    google_pending::Entity::insert(google_pending::ActiveModel {
-        token_hash: Set(digest(key)),
-        google_sub: Set(info.sub.clone()),
-        email: Set(info.verified_email().map(str::to_string)),
-        name: Set(info.name.clone()),
-        expires_at: Set(state.now() + PENDING_SECONDS),
-        link_member_id: Set(link_member_id),
-    })
-    .exec(&state.db)
-    .await?;
-    Ok(())
-}
-
 /// The unexpired invitation step of `token` and the request's `google_pending` cookie (not a
 /// pending link, which only a login completes).
 async fn live_invitation_step(
@@ -556,7 +471,7 @@ async fn live_invitation_step(
     req: &Request,
     token: &str,
 ) -> Result<Option<google_pending::Model>, DbErr> {
-    let Some(secret) = oauth_cookie_value(req, PENDING_COOKIE, state.secure_cookies()) else {
+    let Some(secret) = oauth_cookies::value(req, PENDING_COOKIE, state.secure_cookies()) else {
         return Ok(None);
     };
     let now = state.now();
@@ -566,45 +481,4 @@ async fn live_invitation_step(
             .await?
             .filter(|p| p.expires_at > now && p.link_member_id.is_none()),
     )
-}
-
-/// Links a Google account to a member for good, and tells the member by mail.
-async fn link(state: &Arc<AppState>, found: member::Model, sub: &str, lang: Lang) -> Result<member::Model, DbErr> {
-    let mut active = found.into_active_model();
-    active.google_sub = Set(Some(sub.to_string()));
-    let member = active.update(&state.db).await?;
-    tracing::info!(event = "google_linked", member_id = member.id, "Google account linked");
-    if let Some(to) = member.email.clone() {
-        let (state, username) = (state.clone(), member.username.clone());
-        tokio::spawn(async move {
-            if let Err(err) = state.mailer.send(&to, lang, &username, Mail::GoogleLinked).await {
-                tracing::error!("sending the Google-linked notice failed: {err:#}");
-            }
-        });
-    }
-    Ok(member)
-}
-
-/// After a password login: links the Google account that waited for this member (the
-/// `google_link` cookie of `await_password`), once.
-pub async fn complete_pending_link(state: &Arc<AppState>, req: &Request, member: &member::Model) -> Result<(), DbErr> {
-    let Some(token) = oauth_cookie_value(req, LINK_COOKIE, state.secure_cookies()) else {
-        return Ok(());
-    };
-    let now = state.now();
-    let Some(pending) = google_pending::Entity::find_by_id(digest(&token))
-        .one(&state.db)
-        .await?
-        .filter(|p| p.expires_at > now && p.link_member_id == Some(member.id))
-    else {
-        return Ok(());
-    };
-    let taken = google_pending::Entity::delete_by_id(pending.token_hash.clone())
-        .exec(&state.db)
-        .await?;
-    if taken.rows_affected != 1 || members::by_google_sub(&state.db, &pending.google_sub).await?.is_some() {
-        return Ok(());
-    }
-    link(state, member.clone(), &pending.google_sub, Lang::of_request(req)).await?;
-    Ok(())
 }

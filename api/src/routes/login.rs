@@ -279,7 +279,7 @@ impl LoginApi {
             .refund(shared)
             .await
             .context("giving back the login's shared counts")?;
-        super::google::complete_pending_link(state, req, member)
+        crate::google_link::complete_pending_link(state, req, member)
             .await
             .context("completing a pending Google link")?;
         let cookie = sessions::start(state, req, member.id)

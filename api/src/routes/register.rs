@@ -3,10 +3,10 @@
 use super::errors::{ApiError, Failure, FormError, MessageBody};
 use crate::codes;
 use crate::db::entities::email_code::{self, Purpose};
-use crate::domain::{EmailAddress, EmailCode, Password, Username};
+use crate::domain::{EmailAddress, EmailCode, InviteCode, Password, Username};
 use crate::i18n::Lang;
 use crate::mail::Mail;
-use crate::rate_limit;
+use crate::rate_limit::{self, CodeAttempt};
 use crate::state::{client_key, AppState};
 use crate::texts::{Notice, Problem};
 use crate::{invites, members, passwords};
@@ -142,16 +142,14 @@ impl RegisterApi {
         let password = Password::parse(&body.password).map_err(Failure::BadRequest)?;
         let email = EmailAddress::parse(&body.email).map_err(Failure::BadRequest)?;
         let code = EmailCode::parse(&body.email_verification_code).map_err(Failure::BadRequest)?;
-        if body.invitation_code.trim().is_empty() || body.invitation_code.len() > 64 {
-            return Err(Failure::BadRequest(Problem::InviteInvalid));
-        }
+        let invitation = InviteCode::parse(&body.invitation_code).map_err(Failure::BadRequest)?;
+        let attempt = CodeAttempt::Mailed {
+            purpose: Purpose::Register.as_str(),
+            email_key: &email.key(),
+        };
         state
             .limiter
-            .hit_all(&rate_limit::code_counters(
-                Purpose::Register.as_str(),
-                &email.key(),
-                &client_key(state, req),
-            ))
+            .hit_code_attempt(attempt, &client_key(state, req))
             .await
             .context("counting the attempt against its limits")??;
         let now = state.now();
@@ -173,7 +171,7 @@ impl RegisterApi {
             username: username.clone(),
             email,
             password_hash,
-            invitation_code: body.invitation_code,
+            invitation,
             code: live_code,
             now,
         };
@@ -195,7 +193,7 @@ struct SignUp {
     username: Username,
     email: EmailAddress,
     password_hash: String,
-    invitation_code: String,
+    invitation: InviteCode,
     code: email_code::Model,
     now: i64,
 }
@@ -209,7 +207,7 @@ async fn create_member(state: &AppState, sign_up: SignUp) -> Result<(), Failure>
         username,
         email,
         password_hash,
-        invitation_code,
+        invitation,
         code,
         now,
     } = sign_up;
@@ -217,7 +215,7 @@ async fn create_member(state: &AppState, sign_up: SignUp) -> Result<(), Failure>
         .db
         .transaction(move |txn| {
             Box::pin(async move {
-                let invited = invites::consume(txn, &key, now, &invitation_code).await;
+                let invited = invites::consume(txn, &key, now, &invitation).await;
                 if !invited.context("using the invitation")? {
                     tracing::info!(event = "invitation_rejected", "invitation code rejected");
                     return Err(Failure::BadRequest(Problem::InviteInvalid));

@@ -7,7 +7,7 @@ use crate::db::entities::{google_pending, member, reset_token};
 use crate::domain::{EmailAddress, EmailCode, Password, Username};
 use crate::i18n::Lang;
 use crate::mail::Mail;
-use crate::rate_limit::{self, Counter};
+use crate::rate_limit::{self, CodeAttempt, Counter};
 use crate::secrets::{digest, random_token};
 use crate::state::{client_key, AppState};
 use crate::texts::{Notice, Problem};
@@ -191,13 +191,13 @@ impl ResetApi {
         let state = &self.0;
         let email = EmailAddress::parse(&body.email).map_err(Failure::BadRequest)?;
         let code = EmailCode::parse(&body.code).map_err(Failure::BadRequest)?;
+        let attempt = CodeAttempt::Mailed {
+            purpose: Purpose::Reset.as_str(),
+            email_key: &email.key(),
+        };
         state
             .limiter
-            .hit_all(&rate_limit::code_counters(
-                Purpose::Reset.as_str(),
-                &email.key(),
-                &client_key(state, req),
-            ))
+            .hit_code_attempt(attempt, &client_key(state, req))
             .await
             .context("counting the attempt against its limits")??;
         let now = state.now();

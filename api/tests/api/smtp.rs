@@ -1,7 +1,6 @@
 //! Mail over SMTP to a local sink the test starts.
 
-mod common;
-use common::{Backend, Mail, TestApp};
+use crate::helpers::{Backend, Mail, TestApp};
 use poem::http::StatusCode;
 use serde_json::json;
 use std::sync::{Arc, Mutex};

@@ -1,8 +1,7 @@
 //! Who the client is for per-client limits: the TCP peer, or behind TRUSTED_PROXIES the
 //! right-most forwarded address that is not a proxy. Requests go over real TCP connections.
 
-mod common;
-use common::{client_from, tally, Backend, Remote, TestApp};
+use crate::helpers::{client_from, tally, Backend, Remote, TestApp};
 use futures_util::future::join_all;
 use poem::http::StatusCode;
 use serde_json::json;

@@ -1,8 +1,7 @@
 //! `/api/feed` against a local feed server: RSS and Atom, sanitising, thumbnails, the cache and
 //! the last good copy.
 
-mod common;
-use common::{servers, Backend, TestApp};
+use crate::helpers::{servers, Backend, TestApp};
 use poem::http::StatusCode;
 use poem::web::Data;
 use poem::{get, handler, EndpointExt, Route};

@@ -1,7 +1,6 @@
 //! `/api/denglu`: status, login, logout, sessions, cookies and login limits.
 
-mod common;
-use common::{client_from, tally, Backend, Remote, TestApp};
+use crate::helpers::{client_from, tally, Backend, Remote, TestApp};
 use futures_util::future::join_all;
 use poem::http::StatusCode;
 use serde_json::json;
@@ -188,11 +187,11 @@ on_both_databases! {
         missing.assert(StatusCode::BAD_REQUEST);
         assert!(!missing.field("message").is_empty());
         let bad_json = app.client.post("/api/denglu").content_type("application/json").body("{not json").send().await;
-        let bad_json = common::Reply::read(bad_json.0).await;
+        let bad_json = crate::helpers::Reply::read(bad_json.0).await;
         bad_json.assert(StatusCode::BAD_REQUEST);
         assert!(!bad_json.field("message").is_empty());
         let form = app.client.post("/api/denglu").content_type("application/x-www-form-urlencoded").body("username=a&password=b").send().await;
-        let form = common::Reply::read(form.0).await;
+        let form = crate::helpers::Reply::read(form.0).await;
         form.assert(StatusCode::UNSUPPORTED_MEDIA_TYPE);
         assert!(form.field("message").contains("JSON"));
         // Empty fields are a failed login, not a crash.
@@ -267,7 +266,7 @@ on_both_databases! {
         let guessers: Vec<reqwest::Client> = (2..6).map(|n| client_from(&format!("127.0.4.{n}"))).collect();
         let wrongs = join_all(guessers.iter().flat_map(|c| (0..8).map(move |_| c)).map(|c| wrong_login(&remote, c, "quinn")));
         let (rights, wrongs) = futures_util::join!(rights, wrongs);
-        let rights: Vec<common::Reply> = rights.into_iter().flatten().collect();
+        let rights: Vec<crate::helpers::Reply> = rights.into_iter().flatten().collect();
         assert_eq!(tally(&rights), [(200, 80)].into());
         assert_eq!(tally(&wrongs), [(401, 32)].into());
     }
@@ -455,7 +454,7 @@ on_both_databases! {
 }
 
 /// The `device=...` pair among a login answer's cookies.
-fn device_cookie(reply: &common::Reply) -> String {
+fn device_cookie(reply: &crate::helpers::Reply) -> String {
     reply
         .headers
         .get_all("set-cookie")
@@ -469,7 +468,7 @@ fn device_cookie(reply: &common::Reply) -> String {
         .to_string()
 }
 
-async fn wrong_login(remote: &Remote, client: &reqwest::Client, username: &str) -> common::Reply {
+async fn wrong_login(remote: &Remote, client: &reqwest::Client, username: &str) -> crate::helpers::Reply {
     remote
         .post(
             client,

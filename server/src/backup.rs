@@ -30,14 +30,14 @@ enum Backend {
 
 impl Backend {
     fn of(url: &str) -> anyhow::Result<Backend> {
-        if crate::db::sqlite_path(url).is_some() {
+        if api::db::sqlite_path(url).is_some() {
             Ok(Backend::Sqlite)
         } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
             Ok(Backend::Postgres)
         } else {
             bail!(
                 "api backup and restore work on a SQLite file or a PostgreSQL database, not {}",
-                crate::db::redact(url)
+                api::db::redact(url)
             )
         }
     }
@@ -75,7 +75,7 @@ pub async fn backup(dir: &Path, storage: &StorageArgs, out: &mut impl std::io::W
         .filter(|d| !d.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
     ensure!(parent.is_dir(), "the directory {} does not exist", parent.display());
-    if let Some(source) = crate::db::sqlite_path(&url) {
+    if let Some(source) = api::db::sqlite_path(&url) {
         ensure!(
             Path::new(&source).is_file(),
             "there is no database at {source} to back up"
@@ -94,7 +94,7 @@ pub async fn backup(dir: &Path, storage: &StorageArgs, out: &mut impl std::io::W
     writeln!(
         out,
         "Backed up {} to {}: {}, {}, {}.",
-        crate::db::redact(&url),
+        api::db::redact(&url),
         dir.display(),
         backend.file(),
         if dir.join(KEY_FILE).exists() {
@@ -142,7 +142,7 @@ async fn write_backup(dir: &Path, backend: Backend, url: &str, storage: &Storage
 /// taken with a newer binary before an upgrade leaves the database as it is.
 async fn sqlite_snapshot(url: &str, target: &Path) -> anyhow::Result<()> {
     use sea_orm::{ConnectionTrait, Statement};
-    let source = crate::db::sqlite_path(url).context("a SQLite URL")?;
+    let source = api::db::sqlite_path(url).context("a SQLite URL")?;
     let db = sea_orm::Database::connect(format!("sqlite://{source}?mode=ro"))
         .await
         .map_err(|e| anyhow::anyhow!("cannot open {source}: {e}"))?;
@@ -163,7 +163,7 @@ fn invite_key(storage: &StorageArgs) -> anyhow::Result<Option<String>> {
     if let Some(given) = storage.invite_key.as_deref().filter(|k| !k.is_empty()) {
         return Ok(Some(given.to_string()));
     }
-    let path = storage.data_dir.join(crate::invites::KEY_FILE);
+    let path = storage.data_dir.join(api::invites::KEY_FILE);
     match std::fs::read_to_string(&path) {
         Ok(text) => Ok(Some(text.trim().to_string())),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
@@ -192,7 +192,7 @@ fn settings_without_secrets() -> String {
             continue;
         };
         let line = match name {
-            "DATABASE_URL" => format!("{name}={}\n", crate::db::redact(&value)),
+            "DATABASE_URL" => format!("{name}={}\n", api::db::redact(&value)),
             _ if arg.is_hide_env_values_set() => format!("#{name}= (set; a secret, not copied)\n"),
             _ => format!("{name}={value}\n"),
         };
@@ -220,7 +220,7 @@ pub async fn restore(dir: &Path, storage: &StorageArgs, out: &mut impl std::io::
         true => Some(std::fs::read_to_string(dir.join(KEY_FILE))?.trim().to_string()),
         false => None,
     };
-    let key_file = storage.data_dir.join(crate::invites::KEY_FILE);
+    let key_file = storage.data_dir.join(api::invites::KEY_FILE);
     if let Some(key) = &key {
         check_key_target(key, storage.invite_key.as_deref(), &key_file)?;
     }
@@ -238,7 +238,7 @@ pub async fn restore(dir: &Path, storage: &StorageArgs, out: &mut impl std::io::
         "Restored {} (taken {}) into {}.\nThe settings it was taken with, secrets left out, are in {}.",
         dir.display(),
         manifest.created_at,
-        crate::db::redact(&url),
+        api::db::redact(&url),
         dir.join(SETTINGS_FILE).display()
     )?;
     Ok(())
@@ -293,7 +293,7 @@ fn check_key_target(key: &str, given: Option<&str>, key_file: &Path) -> anyhow::
 }
 
 fn restore_sqlite(database: &Path, url: &str) -> anyhow::Result<()> {
-    let target = PathBuf::from(crate::db::sqlite_path(url).context("a SQLite URL")?);
+    let target = PathBuf::from(api::db::sqlite_path(url).context("a SQLite URL")?);
     for suffix in ["", "-wal", "-shm"] {
         let path = PathBuf::from(format!("{}{suffix}", target.display()));
         ensure!(
@@ -316,7 +316,7 @@ async fn restore_postgres(database: &Path, url: &str) -> anyhow::Result<()> {
     // Connected without migrating: a migrated database would not be empty.
     let db = sea_orm::Database::connect(url)
         .await
-        .map_err(|e| anyhow::anyhow!("cannot open database {}: {e}", crate::db::redact(url)))?;
+        .map_err(|e| anyhow::anyhow!("cannot open database {}: {e}", api::db::redact(url)))?;
     let row = db
         .query_one(Statement::from_string(
             db.get_database_backend(),
@@ -329,7 +329,7 @@ async fn restore_postgres(database: &Path, url: &str) -> anyhow::Result<()> {
     ensure!(
         tables == 0,
         "{} already has {tables} tables: api restore writes only into an empty database (dropdb and createdb first)",
-        crate::db::redact(url)
+        api::db::redact(url)
     );
     let mut restore = pg_command("pg_restore", url)?;
     restore

@@ -1,8 +1,8 @@
 //! Google sign-in against a local fake provider (authorize URL, token and userinfo endpoints).
 
-mod common;
+use crate::helpers::{client_from, servers, tally, Backend, TestApp};
 use base64::Engine;
-use common::{servers, Backend, TestApp};
+use futures_util::future::join_all;
 use poem::http::StatusCode;
 use poem::web::{Data, Form};
 use poem::{get, handler, post, EndpointExt, Request, Route};
@@ -136,7 +136,7 @@ impl Google {
         (params["state"].clone(), nonce.split(';').next().unwrap().to_string())
     }
 
-    async fn sign_in_reply(&self, profile: Value, cookie: Option<&str>) -> common::Reply {
+    async fn sign_in_reply(&self, profile: Value, cookie: Option<&str>) -> crate::helpers::Reply {
         let headers: Vec<(&str, &str)> = cookie.map(|c| vec![("cookie", c)]).unwrap_or_default();
         let (state, nonce) = self.start_sign_in(profile, &headers).await;
         let cookies = match cookie {
@@ -181,7 +181,7 @@ impl Google {
         }
     }
 
-    async fn verify_invite(&self, token: &str, cookie: &str, invite: &str) -> common::Reply {
+    async fn verify_invite(&self, token: &str, cookie: &str, invite: &str) -> crate::helpers::Reply {
         self.app
             .post_with(
                 "/api/auth/verify-invite",
@@ -482,5 +482,39 @@ on_both_databases! {
         assert!(refused.set_cookie().is_none());
         use sea_orm::{EntityTrait, PaginatorTrait};
         assert_eq!(api::db::entities::oauth_state::Entity::find().count(&g.app.state.db).await.unwrap(), 20);
+    }
+
+    async fn invitation_tries_count_per_ipv6_48_as_well_as_per_64(backend: Backend) {
+        let app = TestApp::with(backend, |s| {
+            s.trusted_proxies = api::client_ip::parse_trusted_proxies("127.0.0.1").unwrap();
+        })
+        .await;
+        let remote = app.listen().await;
+        let proxy = client_from("127.0.0.1");
+        // Eight /64s of one /48 try thirty invitation codes each (every /64's own allowance), all
+        // at once: the /48 lets a hundred through, as for mailed codes.
+        let replies = join_all((0..8).map(|net| {
+            let (remote, proxy) = (&remote, &proxy);
+            async move {
+                let mut replies = Vec::new();
+                for i in 0..30 {
+                    let address = format!("2001:db8:1:{net:x}::{:x}", i + 1);
+                    let via = [("x-forwarded-for", address.as_str())];
+                    let body = json!({"token": format!("guess{net}-{i}"), "inviteCode": "AAAA-BBBB-CCCC"});
+                    replies.push(remote.post(proxy, "/api/auth/verify-invite", body, &via).await);
+                }
+                replies
+            }
+        }))
+        .await
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>();
+        assert_eq!(tally(&replies), [(400, 100), (429, 140)].into());
+        // Another /48 is someone else.
+        let elsewhere = remote
+            .post(&proxy, "/api/auth/verify-invite", json!({"token": "guess", "inviteCode": "AAAA-BBBB-CCCC"}), &[("x-forwarded-for", "2001:db8:2::1")])
+            .await;
+        elsewhere.assert(StatusCode::BAD_REQUEST);
     }
 }

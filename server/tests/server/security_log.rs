@@ -1,8 +1,7 @@
 //! Security events are logged as structured lines (an `event` field and who), never with secrets.
 
-mod common;
-use common::process::ServeProcess;
-use common::{client_from, tally, Reply};
+use crate::helpers::{client_from, tally, Reply};
+use crate::process::ServeProcess;
 use futures_util::future::join_all;
 use serde_json::json;
 

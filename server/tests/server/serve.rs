@@ -1,6 +1,5 @@
 //! `api serve` as a process: the address it listens on, its log format, and how it stops.
 
-mod common;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::process::{Child, Command, ExitStatus, Stdio};
@@ -30,7 +29,7 @@ fn wait_until(what: &str, mut done: impl FnMut() -> bool) {
 
 /// `api serve` in a fresh directory with a minimal dist/ and its own data directory.
 fn serve_command(dir: &tempfile::TempDir) -> Command {
-    let dist = common::minimal_dist(dir.path());
+    let dist = crate::process::minimal_dist(dir.path());
     let mut command = Command::new(env!("CARGO_BIN_EXE_api"));
     command
         .arg("serve")

@@ -1,13 +1,12 @@
 //! The owner's command line: `api invite create|list|revoke` and `api members list`.
 
-mod common;
-use common::{Backend, TestApp};
+use crate::helpers::{Backend, TestApp};
 use poem::http::StatusCode;
 use serde_json::json;
 use std::process::Command;
 
 fn api_cli(app: &TestApp, args: &[&str]) -> (bool, String, String) {
-    common::run_api(|api| {
+    crate::process::run_api(|api| {
         api.args(args)
             .env("DATA_DIR", app.dir.path().join("data"))
             .env("DATABASE_URL", &app.database_url)
@@ -69,7 +68,7 @@ on_both_databases! {
 
 #[test]
 fn serve_help_lists_every_environment_variable() {
-    let (_, help, _) = common::run_api(|api| api.args(["serve", "--help"]));
+    let (_, help, _) = crate::process::run_api(|api| api.args(["serve", "--help"]));
     for var in [
         "PORT",
         "LISTEN",
@@ -101,7 +100,7 @@ fn serve_help_lists_every_environment_variable() {
 /// deploy/api.env.example is what an operator copies: it names every setting `serve` reads.
 #[test]
 fn the_example_environment_file_names_every_setting() {
-    let (_, help, _) = common::run_api(|api| api.args(["serve", "--help"]));
+    let (_, help, _) = crate::process::run_api(|api| api.args(["serve", "--help"]));
     let example = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../deploy/api.env.example")).unwrap();
     let named: Vec<&str> = example
         .lines()

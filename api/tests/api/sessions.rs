@@ -1,8 +1,7 @@
 //! `/api/denglu/sessions`: a member sees their sessions and ends one of them, never another
 //! member's; "sign out everywhere" leaves none to list.
 
-mod common;
-use common::{Backend, Reply, TestApp};
+use crate::helpers::{Backend, Reply, TestApp};
 use poem::http::StatusCode;
 use serde_json::{json, Value};
 

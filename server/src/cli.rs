@@ -1,8 +1,8 @@
 //! The binary's command line: `serve`, and the owner's `invite`, `members`, `backup` and
 //! `restore` commands (the last two in `backup`).
 
-use crate::clock::{Clock, OsEntropy, SystemClock};
-use crate::settings::{self, GoogleSettings, Settings};
+use api::clock::{Clock, OsEntropy, SystemClock};
+use api::settings::{self, GoogleSettings, Settings};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -187,6 +187,14 @@ impl ServeArgs {
         }
     }
 
+    /// What the static site is served from.
+    pub fn site_options(&self) -> site_server::static_site::SiteOptions {
+        site_server::static_site::SiteOptions {
+            dist_dir: self.dist_dir.clone(),
+            dev: self.dev,
+        }
+    }
+
     pub fn settings(&self) -> anyhow::Result<Settings> {
         let public_url = self
             .public_url
@@ -205,8 +213,6 @@ impl ServeArgs {
         };
         anyhow::ensure!(self.rate_limit_scale > 0.0, "RATE_LIMIT_SCALE must be above 0");
         Ok(Settings {
-            dist_dir: self.dist_dir.clone(),
-            dev: self.dev,
             data_dir: self.storage.data_dir.clone(),
             database_url: self.storage.database_url(),
             public_url: url::Url::parse(&public_url).map_err(|e| anyhow::anyhow!("PUBLIC_URL {public_url}: {e}"))?,
@@ -220,12 +226,12 @@ impl ServeArgs {
             feed_cache_seconds: self.feed_cache_seconds,
             google,
             invite_key: self.storage.invite_key.clone(),
-            trusted_proxies: crate::client_ip::parse_trusted_proxies(self.trusted_proxies.as_deref().unwrap_or(""))?,
+            trusted_proxies: api::client_ip::parse_trusted_proxies(self.trusted_proxies.as_deref().unwrap_or(""))?,
             // The same list syntax as TRUSTED_PROXIES, and errors that name this setting.
-            metrics_allow: crate::client_ip::parse_trusted_proxies(self.metrics_allow.as_deref().unwrap_or(""))
+            metrics_allow: api::client_ip::parse_trusted_proxies(self.metrics_allow.as_deref().unwrap_or(""))
                 .map_err(|e| anyhow::anyhow!("{}", e.to_string().replacen("TRUSTED_PROXIES", "METRICS_ALLOW", 1)))?,
             rate_limit_scale: self.rate_limit_scale,
-            hash_wait: crate::passwords::HASH_WAIT,
+            hash_wait: api::passwords::HASH_WAIT,
             hsts_include_subdomains: self.hsts_include_subdomains,
             clock: Arc::new(SystemClock),
             entropy: Arc::new(OsEntropy),
@@ -246,12 +252,12 @@ pub async fn invite(
     out: &mut impl std::io::Write,
 ) -> anyhow::Result<()> {
     let db = open(storage).await?;
-    let key = crate::invites::InviteKey::load(&storage.data_dir, storage.invite_key.as_deref())?;
+    let key = api::invites::InviteKey::load(&storage.data_dir, storage.invite_key.as_deref())?;
     match command {
         InviteCommand::Create { uses, expires_days } => {
             anyhow::ensure!(*uses >= 1, "--uses must be at least 1");
             let expires = (*expires_days > 0).then_some(*expires_days);
-            let code = crate::invites::create(&db, &SystemClock, &OsEntropy, &key, *uses, expires).await?;
+            let code = api::invites::create(&db, &SystemClock, &OsEntropy, &key, *uses, expires).await?;
             let until = match expires {
                 Some(days) => format!("expires in {days} days"),
                 None => "never expires".into(),
@@ -269,7 +275,7 @@ pub async fn invite(
                 "{:>4}  {:<9}  {:>9}  {:<20}  status",
                 "id", "code", "uses", "expires"
             )?;
-            for invite in crate::invites::list(&db).await? {
+            for invite in api::invites::list(&db).await? {
                 let status = if invite.revoked {
                     "revoked"
                 } else if invite.expires_at.is_some_and(|e| e <= SystemClock.now()) {
@@ -292,7 +298,7 @@ pub async fn invite(
         }
         InviteCommand::Revoke { code } => {
             anyhow::ensure!(
-                crate::invites::revoke(&db, &key, code).await?,
+                api::invites::revoke(&db, &key, code).await?,
                 "no invitation matches {code}"
             );
             writeln!(out, "Revoked.")?;
@@ -314,7 +320,7 @@ pub async fn members(
                 "{:>4}  {:<32}  {:<32}  {:<6}  joined",
                 "id", "username", "email", "google"
             )?;
-            for m in crate::members::list(&db).await? {
+            for m in api::members::list(&db).await? {
                 writeln!(
                     out,
                     "{:>4}  {:<32}  {:<32}  {:<6}  {}",
@@ -334,5 +340,5 @@ async fn open(storage: &StorageArgs) -> anyhow::Result<sea_orm::DatabaseConnecti
     if !Path::new(&storage.data_dir).exists() {
         std::fs::create_dir_all(&storage.data_dir)?;
     }
-    crate::db::connect(&storage.database_url()).await
+    api::db::connect(&storage.database_url()).await
 }

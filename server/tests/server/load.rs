@@ -1,9 +1,8 @@
 //! `api serve` under a crowd: password checks queue for a turn at argon2 (one per core), so
 //! memory stays bounded and every request gets an answer.
 
-mod common;
-use common::process::ServeProcess;
-use common::{client_from, tally, Reply};
+use crate::helpers::{client_from, tally, Reply};
+use crate::process::ServeProcess;
 use futures_util::future::join_all;
 use serde_json::json;
 
@@ -95,7 +94,7 @@ async fn slow_and_idle_connections_are_closed() {
         .unwrap();
 
     // Meanwhile everyone else is served.
-    let client = common::client_from("127.0.4.30");
+    let client = crate::helpers::client_from("127.0.4.30");
     let ok = client
         .get(format!("{}/api/denglu", server.base()))
         .send()

@@ -1,7 +1,6 @@
 //! Sign-up: `/api/send-email` and `/api/register`, with invitations, codes and their limits.
 
-mod common;
-use common::{Backend, TestApp};
+use crate::helpers::{Backend, TestApp};
 use poem::http::StatusCode;
 use serde_json::{json, Value};
 
@@ -272,14 +271,14 @@ on_both_databases! {
 
     async fn register_errors_use_the_error_field(backend: Backend) {
         let app = TestApp::new(backend).await;
-        let bad_json = common::Reply::read(app.client.post("/api/register").content_type("application/json").body("[1,2").send().await.0).await;
+        let bad_json = crate::helpers::Reply::read(app.client.post("/api/register").content_type("application/json").body("[1,2").send().await.0).await;
         bad_json.assert(StatusCode::BAD_REQUEST);
         assert!(!bad_json.field("error").is_empty());
         assert!(bad_json.body.get("message").is_none());
         let missing = app.post("/api/register", json!({"username": "u_u"})).await;
         missing.assert(StatusCode::BAD_REQUEST);
         assert!(!missing.field("error").is_empty());
-        let text = common::Reply::read(app.client.post("/api/register").content_type("text/plain").body("hi").send().await.0).await;
+        let text = crate::helpers::Reply::read(app.client.post("/api/register").content_type("text/plain").body("hi").send().await.0).await;
         text.assert(StatusCode::UNSUPPORTED_MEDIA_TYPE);
         assert!(!text.field("error").is_empty());
     }

@@ -2,7 +2,6 @@
 //! TEST_DATABASE_URL names a server), a clock the test moves, and the mail outbox.
 #![allow(dead_code)]
 
-pub mod process;
 pub mod servers;
 
 use api::clock::ManualClock;
@@ -16,35 +15,6 @@ use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
-
-/// A dist/ in `dir` with only the build facts the server needs (`_site.json`) and a home page.
-pub fn minimal_dist(dir: &std::path::Path) -> PathBuf {
-    let dist = dir.join("dist");
-    std::fs::create_dir_all(&dist).unwrap();
-    std::fs::write(
-        dist.join("_site.json"),
-        r#"{"languages":[{"code":"en","tag":"en"},{"code":"zh","tag":"zh-Hant"},{"code":"ja","tag":"ja"}],
-            "default_language":"en","script_hashes":[],"dev":false}"#,
-    )
-    .unwrap();
-    std::fs::write(dist.join("index.html"), "<!doctype html><title>home</title>").unwrap();
-    dist
-}
-
-/// Runs the `api` binary as `command` sets it up: (success, stdout, stderr).
-pub fn run_api(
-    command: impl FnOnce(&mut std::process::Command) -> &mut std::process::Command,
-) -> (bool, String, String) {
-    let mut api = std::process::Command::new(env!("CARGO_BIN_EXE_api"));
-    let out = command(api.env("RUST_LOG", "warn"))
-        .output()
-        .expect("run the api binary");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 #[derive(Clone, Copy, Debug)]
 pub enum Backend {
@@ -83,7 +53,7 @@ macro_rules! on_both_databases {
 
                 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
                 async fn postgres() {
-                    if $crate::common::postgres_available() {
+                    if $crate::helpers::postgres_available() {
                         run_test(Backend::Postgres).await
                     }
                 }
@@ -138,14 +108,14 @@ impl TestApp {
         let dir = tempfile::tempdir().expect("temp dir");
         let database_url = fresh_database(backend, dir.path()).await;
         let clock = ManualClock::new(chrono::Utc::now().timestamp());
-        let mut settings = Settings::for_data_dir(&dir.path().join("data"), &dir.path().join("dist"), 8080);
+        let mut settings = Settings::for_data_dir(&dir.path().join("data"), 8080);
         settings.database_url = database_url.clone();
         settings.clock = Arc::new(clock.clone());
         // Tests run side by side on few cores: a password check may queue long for its turn.
         settings.hash_wait = Duration::from_secs(300);
         configure(&mut settings);
-        let state = api::startup::build_state(settings).await.expect("app state");
-        let endpoint = poem::Route::new().nest("/api", api::startup::api_endpoint(state.clone()));
+        let state = api::app::build_state(settings).await.expect("app state");
+        let endpoint = poem::Route::new().nest("/api", api::app::api_endpoint(state.clone()));
         let client = TestClient::new(poem::EndpointExt::boxed(poem::EndpointExt::map_to_response(endpoint)));
         TestApp {
             client,
@@ -158,7 +128,7 @@ impl TestApp {
 
     /// The API on a real loopback listener, so each request carries its TCP peer's address.
     pub async fn listen(&self) -> Remote {
-        let endpoint = poem::Route::new().nest("/api", api::startup::api_endpoint(self.state.clone()));
+        let endpoint = poem::Route::new().nest("/api", api::app::api_endpoint(self.state.clone()));
         let addr = servers::serve(endpoint).await;
         Remote {
             base: format!("http://{addr}"),

@@ -1,7 +1,6 @@
 //! Password reset: `/api/send-verify-code`, `/api/verify-code`, `/api/reset-password`.
 
-mod common;
-use common::{client_from, tally, Backend, TestApp};
+use crate::helpers::{client_from, tally, Backend, TestApp};
 use futures_util::future::join_all;
 use poem::http::StatusCode;
 use serde_json::json;
@@ -37,7 +36,13 @@ async fn token_for(app: &TestApp, username: &str, email: &str) -> String {
     reply.field("token")
 }
 
-async fn reset(app: &TestApp, token: &str, username: &str, password: &str, cookie: Option<&str>) -> common::Reply {
+async fn reset(
+    app: &TestApp,
+    token: &str,
+    username: &str,
+    password: &str,
+    cookie: Option<&str>,
+) -> crate::helpers::Reply {
     let auth = format!("Bearer {token}");
     let mut headers = vec![("authorization", auth.as_str())];
     if let Some(cookie) = cookie {
@@ -301,7 +306,7 @@ on_both_databases! {
                 replies
             }
         };
-        let replies: Vec<common::Reply> = join_all(addresses.into_iter().map(guesser)).await.into_iter().flatten().collect();
+        let replies: Vec<crate::helpers::Reply> = join_all(addresses.into_iter().map(guesser)).await.into_iter().flatten().collect();
         let counts = tally(&replies);
         assert_eq!(counts.get(&429).copied(), Some(80), "{counts:?}");
         assert!(counts.get(&400).copied().unwrap_or(0) + counts.get(&200).copied().unwrap_or(0) == 20, "{counts:?}");

@@ -1,16 +1,16 @@
-//! Builds the app from its settings.
+//! The membership API as one piece: its shared state opened from the settings, its endpoint (as
+//! mounted under `/api`) and the hourly sweep of expired records. The `server` crate mounts it
+//! beside the static site; the tests mount it alone.
 
 use crate::feed::FeedCache;
 use crate::mail::Mailer;
 use crate::rate_limit::RateLimiter;
+use crate::settings::Settings;
 use crate::state::AppState;
 use poem::endpoint::BoxEndpoint;
 use poem::{EndpointExt, Response};
-use site_server::static_site::{site_endpoint, SiteOptions};
 use std::sync::Arc;
 use std::time::Duration;
-
-pub use crate::settings::Settings;
 
 /// Opens the database (running migrations) and the mailer: the state every handler shares.
 pub async fn build_state(settings: Settings) -> anyhow::Result<Arc<AppState>> {
@@ -46,34 +46,6 @@ pub async fn build_state(settings: Settings) -> anyhow::Result<Arc<AppState>> {
 /// The API alone, as mounted under `/api`.
 pub fn api_endpoint(state: Arc<AppState>) -> BoxEndpoint<'static, Response> {
     crate::routes::api(state).boxed()
-}
-
-pub async fn build_app(settings: Settings) -> anyhow::Result<BoxEndpoint<'static, Response>> {
-    build_app_with_state(build_state(settings).await?)
-}
-
-/// The API under `/api` and the static site everywhere else, every request counted
-/// (`metrics`).
-pub fn build_app_with_state(state: Arc<AppState>) -> anyhow::Result<BoxEndpoint<'static, Response>> {
-    let options = SiteOptions {
-        dist_dir: state.settings.dist_dir.clone(),
-        dev: state.settings.dev,
-    };
-    let secure = state.secure_cookies();
-    let access = crate::metrics::Access {
-        allowed: state.settings.metrics_allow.clone(),
-        trusted_proxies: state.settings.trusted_proxies.clone(),
-    };
-    let hsts = state.settings.hsts();
-    let site = site_endpoint(options, api_endpoint(state).map_to_response().boxed())?;
-    let site = crate::metrics::around(site, access);
-    if !secure {
-        return Ok(site);
-    }
-    // Served over https (PUBLIC_URL): browsers should never try plain http again for a year.
-    Ok(site
-        .with(poem::middleware::SetHeader::new().overriding("strict-transport-security", hsts))
-        .boxed())
 }
 
 /// Clears expired records once an hour, for as long as the server runs.

@@ -4,9 +4,14 @@
 //!
 //! The metrics belong to the process, so the two databases run one after the other in one test:
 //! side by side, each would see the other's requests in the counts it compares.
+#![warn(clippy::too_many_lines)]
 
-mod common;
-use common::{Backend, TestApp};
+#[path = "../../api/tests/api/helpers/mod.rs"]
+mod helpers;
+#[path = "server/process.rs"]
+mod process;
+
+use crate::helpers::{Backend, TestApp};
 use serde_json::json;
 
 struct Served {
@@ -18,17 +23,20 @@ struct Served {
 /// The whole app (site and API) on a loopback port, behind a trusted proxy at 127.0.0.1.
 async fn serve(backend: Backend, metrics_allow: &str) -> Served {
     let dist = tempfile::tempdir().unwrap();
-    let dist_dir = common::minimal_dist(dist.path());
+    let dist_dir = crate::process::minimal_dist(dist.path());
     let app = TestApp::with(backend, |s| {
-        s.dist_dir = dist_dir;
         s.trusted_proxies = api::client_ip::parse_trusted_proxies("127.0.0.1/32").unwrap();
         s.metrics_allow = api::client_ip::parse_trusted_proxies(metrics_allow).unwrap();
         // Nothing listens there: every email fails.
         s.smtp_url = Some("smtp://127.0.0.1:9".into());
     })
     .await;
-    let endpoint = api::startup::build_app_with_state(app.state.clone()).unwrap();
-    let addr = common::servers::serve(endpoint).await;
+    let endpoint = server::startup::build_app_with_state(
+        app.state.clone(),
+        site_server::static_site::SiteOptions { dist_dir, dev: false },
+    )
+    .unwrap();
+    let addr = crate::helpers::servers::serve(endpoint).await;
     Served {
         app,
         base: format!("http://{addr}"),
@@ -161,7 +169,7 @@ async fn metrics_allow_opens_the_endpoint_to_a_range(backend: Backend) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn metrics_on_both_databases() {
     let mut backends = vec![Backend::Sqlite];
-    if common::postgres_available() {
+    if crate::helpers::postgres_available() {
         backends.push(Backend::Postgres);
     }
     for backend in backends {

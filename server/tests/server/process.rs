@@ -1,6 +1,7 @@
 //! `api serve` as its own process, for what only a whole process shows: its memory, its listener.
 #![allow(dead_code)]
 
+use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
@@ -23,7 +24,7 @@ impl ServeProcess {
     /// until it answers.
     pub async fn start(env: &[(&str, &str)]) -> ServeProcess {
         let dir = tempfile::tempdir().unwrap();
-        super::minimal_dist(dir.path());
+        minimal_dist(dir.path());
         let port = free_port();
         let log = std::fs::File::create(dir.path().join("server.log")).unwrap();
         let child = Command::new(env!("CARGO_BIN_EXE_api"))
@@ -91,4 +92,33 @@ impl Drop for ServeProcess {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// A dist/ in `dir` with only the build facts the server needs (`_site.json`) and a home page.
+pub fn minimal_dist(dir: &std::path::Path) -> PathBuf {
+    let dist = dir.join("dist");
+    std::fs::create_dir_all(&dist).unwrap();
+    std::fs::write(
+        dist.join("_site.json"),
+        r#"{"languages":[{"code":"en","tag":"en"},{"code":"zh","tag":"zh-Hant"},{"code":"ja","tag":"ja"}],
+            "default_language":"en","script_hashes":[],"dev":false}"#,
+    )
+    .unwrap();
+    std::fs::write(dist.join("index.html"), "<!doctype html><title>home</title>").unwrap();
+    dist
+}
+
+/// Runs the `api` binary as `command` sets it up: (success, stdout, stderr).
+pub fn run_api(
+    command: impl FnOnce(&mut std::process::Command) -> &mut std::process::Command,
+) -> (bool, String, String) {
+    let mut api = std::process::Command::new(env!("CARGO_BIN_EXE_api"));
+    let out = command(api.env("RUST_LOG", "warn"))
+        .output()
+        .expect("run the api binary");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }

@@ -1,8 +1,7 @@
 //! The password-hashing queue under a flood: a bystander keeps signing in. Its own test binary,
 //! as the hashing threads are shared by every test of a process and this one measures the queue.
 
-mod common;
-use common::{client_from, tally, Backend, TestApp};
+use crate::helpers::{client_from, tally, Backend, TestApp};
 use futures_util::future::join_all;
 use serde_json::json;
 

@@ -1,8 +1,7 @@
 //! Migrations at start: two instances starting together on an empty database both come up,
 //! and the schema is applied once.
 
-mod common;
-use common::Backend;
+use crate::helpers::Backend;
 use sea_orm::{ConnectionTrait, Statement};
 use sea_orm_migration::MigratorTrait;
 
@@ -10,7 +9,7 @@ on_both_databases! {
     async fn instances_starting_together_apply_the_schema_once(backend: Backend) {
         for _ in 0..3 {
             let dir = tempfile::tempdir().unwrap();
-            let url = common::fresh_database(backend, dir.path()).await;
+            let url = crate::helpers::fresh_database(backend, dir.path()).await;
             let (first, second) = tokio::join!(api::db::connect(&url), api::db::connect(&url));
             let (first, second) = (first.expect("first instance"), second.expect("second instance"));
             let applied = first
@@ -32,7 +31,7 @@ on_both_databases! {
 on_both_databases! {
     async fn the_previous_release_runs_on_a_schema_a_newer_one_migrated(backend: Backend) {
         let dir = tempfile::tempdir().unwrap();
-        let url = common::fresh_database(backend, dir.path()).await;
+        let url = crate::helpers::fresh_database(backend, dir.path()).await;
         let db = api::db::connect(&url).await.unwrap();
         // What the next release's start leaves: one more migration, applied, that only adds.
         db.execute_unprepared("CREATE TABLE next_release_notes (id INTEGER PRIMARY KEY)").await.unwrap();

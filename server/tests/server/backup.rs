@@ -1,14 +1,13 @@
 //! `api backup DIR` while the server runs and `api restore DIR` on a fresh data directory and a
 //! fresh database, on SQLite and PostgreSQL (docs/deploy.md, "Backups and restore").
 
-mod common;
-use common::{fresh_database, Backend, TestApp};
+use crate::helpers::{fresh_database, Backend, TestApp};
 use poem::http::StatusCode;
 use serde_json::json;
 use std::path::Path;
 
 fn api_backup(database_url: &str, data_dir: &Path, target: &Path) -> (bool, String, String) {
-    common::run_api(|api| {
+    crate::process::run_api(|api| {
         api.arg("backup")
             .arg(target)
             .env("DATABASE_URL", database_url)
@@ -20,7 +19,7 @@ fn api_backup(database_url: &str, data_dir: &Path, target: &Path) -> (bool, Stri
 }
 
 fn api_restore(database_url: &str, data_dir: &Path, source: &Path) -> (bool, String, String) {
-    common::run_api(|api| {
+    crate::process::run_api(|api| {
         api.arg("restore")
             .arg(source)
             .env("DATABASE_URL", database_url)

@@ -1,8 +1,7 @@
 //! `/api/health`, and what the API answers while its database cannot be reached.
 
-mod common;
-use common::servers::Relay;
-use common::{postgres_available, Backend, TestApp};
+use crate::helpers::servers::Relay;
+use crate::helpers::{postgres_available, Backend, TestApp};
 use poem::http::StatusCode;
 
 on_both_databases! {
@@ -23,7 +22,7 @@ async fn a_database_outage_answers_503_and_recovers() {
     if !postgres_available() {
         return;
     }
-    let direct = common::fresh_database(Backend::Postgres, std::env::temp_dir().as_path()).await;
+    let direct = crate::helpers::fresh_database(Backend::Postgres, std::env::temp_dir().as_path()).await;
     let mut url = url::Url::parse(&direct).unwrap();
     let target = format!("{}:{}", url.host_str().unwrap(), url.port().unwrap_or(5432));
     let mut relay = Relay::start(target.parse().unwrap()).await;
