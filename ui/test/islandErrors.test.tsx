@@ -4,6 +4,7 @@ import { act } from 'react';
 import { createRoot } from 'react-dom/client';
 import { IslandRoot } from '../src/components/IslandRoot';
 import { createI18n } from '../src/lib/i18n';
+import { builtinText } from '../src/lib/builtinText';
 import { ChunkLoadError, CHUNK_TIMEOUT_MS, importWithTimeout, islandChunkUrl, retryLoader, showChunkError } from '../src/lib/chunks';
 import { refreshLoginStatus } from '../src/lib/session';
 
@@ -19,16 +20,19 @@ function Broken(): never {
 }
 
 describe('island error boundary', () => {
-  it("shows 'Unexpected Application Error' instead of a blank island", async () => {
+  it("shows 'Unexpected Application Error' instead of a blank island, also without its language's text", async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    const el = document.createElement('div');
-    document.body.append(el);
-    const root = createRoot(el);
-    const i18n = createI18n('en', { translation: {}, sidebar: {} });
-    await act(async () => root.render(<IslandRoot name="Broken" id="b" lng="en" i18n={i18n} Island={Broken} props={{}} />));
-    expect(el.querySelector('[role="alert"]')?.textContent).toContain('Unexpected Application Error');
-    expect(el.textContent).toContain('kaput');
-    await act(async () => root.unmount());
+    // A page whose text could not be had draws its islands with the built-in text (entry.tsx).
+    for (const lng of ['en', 'zh']) {
+      const el = document.createElement('div');
+      document.body.append(el);
+      const root = createRoot(el);
+      const i18n = createI18n(lng, {}, await builtinText());
+      await act(async () => root.render(<IslandRoot name="Broken" id="b" lng={lng} i18n={i18n} Island={Broken} props={{}} />));
+      expect(el.querySelector('[role="alert"]')?.textContent, lng).toContain('Unexpected Application Error');
+      expect(el.textContent).toContain('kaput');
+      await act(async () => root.unmount());
+    }
   });
 
   it('uses the translated title when there is one', async () => {

@@ -26,7 +26,7 @@ export interface SidebarProps {
 
 /**
  * The footer buttons' tooltips are in Traditional Chinese on every page, as the product has them; their
- * accessible names follow the page language through `sidebarTips.*`, with these as the default.
+ * accessible names follow the page language through `sidebarTips.*`.
  */
 const TOOLTIPS = {
   darkMode: '切換深色模式',
@@ -81,7 +81,7 @@ export default function Sidebar({ lang: langProp, menu }: SidebarProps) {
           <li key={item.titleKey} className={`sidebar-item${current ? ' is-active' : ''}`}>
             <a className="sidebar-link" href={item.link} aria-current={item.current === 'page' ? 'page' : undefined} onClick={onItemClick}>
               <Icon name={item.icon} />
-              <span className="sidebar-label">{t(item.titleKey, { ns: 'sidebar', defaultValue: item.titleKey })}</span>
+              <span className="sidebar-label">{t(item.titleKey, { ns: 'sidebar' })}</span>
             </a>
             {item.subMenu && item.subMenu.length > 0 && (
               <>
@@ -90,7 +90,7 @@ export default function Sidebar({ lang: langProp, menu }: SidebarProps) {
                   className="sidebar-expand icon-button"
                   aria-expanded={open}
                   aria-controls={subId}
-                  aria-label={t(open ? 'sidebarTips.collapse' : 'sidebarTips.expand', open ? '收合' : '展開')}
+                  aria-label={t(open ? 'sidebarTips.collapse' : 'sidebarTips.expand')}
                   onClick={() => toggleSubMenu(item.titleKey)}
                 >
                   <Icon name="chevron" />
@@ -106,20 +106,15 @@ export default function Sidebar({ lang: langProp, menu }: SidebarProps) {
     </ul>
   );
 
-  const label = (key: keyof typeof TOOLTIPS) => t(`sidebarTips.${key}`, TOOLTIPS[key]);
+  const label = (key: keyof typeof TOOLTIPS) => t(`sidebarTips.${key}`);
 
   return (
     <>
       {drawerOpen && <div className="drawer-scrim" aria-hidden="true" onClick={close} />}
-      <aside
-        ref={aside}
-        id={DRAWER_ID}
-        className={`sidebar${drawerOpen ? ' is-open' : ''}`}
-        aria-label={t('navLabel', { ns: 'sidebar', defaultValue: 'Site menu' })}
-      >
+      <aside ref={aside} id={DRAWER_ID} className={`sidebar${drawerOpen ? ' is-open' : ''}`} aria-label={t('navLabel', { ns: 'sidebar' })}>
         <div className="drawer-head">
-          <span className="drawer-title">{t('topbar.menu', 'Menu')}</span>
-          <button type="button" className="icon-button drawer-close" aria-label={t('topbar.closeMenu', 'Close menu')} onClick={close}>
+          <span className="drawer-title">{t('topbar.menu')}</span>
+          <button type="button" className="icon-button drawer-close" aria-label={t('topbar.closeMenu')} onClick={close}>
             <Icon name="close" />
           </button>
         </div>
