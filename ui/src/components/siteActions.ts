@@ -1,6 +1,11 @@
 import type { TFunction } from 'i18next';
 
 /** Documentation and settings exist only as placeholders: the product shows an "under development" alert for them. */
+export const PLACEHOLDER_TOOLS = [
+  { key: 'documentation', icon: 'book' },
+  { key: 'settings', icon: 'settings' },
+] as const;
+
 export function announceUnderDevelopment(t: TFunction): void {
   window.alert(t('common.underDevelopment'));
 }

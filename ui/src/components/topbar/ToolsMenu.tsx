@@ -1,7 +1,7 @@
 // The top bar's "more" dropdown: dark mode, search, documentation and settings.
 import { useTranslation } from 'react-i18next';
 import { Icon } from '../Icon';
-import { announceUnderDevelopment } from '../siteActions';
+import { announceUnderDevelopment, PLACEHOLDER_TOOLS } from '../siteActions';
 import { closeOtherMenus } from './dropdowns';
 import { localizedPath, type Lang } from '../../lib/languages';
 import { useDarkMode } from '../../lib/preferences';
@@ -30,18 +30,14 @@ export function ToolsMenu({ lang }: { lang: Lang }) {
               <span>{t('common.search')}</span>
             </a>
           </li>
-          <li className="needs-js">
-            <button type="button" className="menu-item" onClick={() => announceUnderDevelopment(t)}>
-              <Icon name="book" />
-              <span>{t('common.documentation')}</span>
-            </button>
-          </li>
-          <li className="needs-js">
-            <button type="button" className="menu-item" onClick={() => announceUnderDevelopment(t)}>
-              <Icon name="settings" />
-              <span>{t('common.settings')}</span>
-            </button>
-          </li>
+          {PLACEHOLDER_TOOLS.map(({ key, icon }) => (
+            <li key={key} className="needs-js">
+              <button type="button" className="menu-item" onClick={() => announceUnderDevelopment(t)}>
+                <Icon name={icon} />
+                <span>{t(`common.${key}`)}</span>
+              </button>
+            </li>
+          ))}
         </ul>
       </div>
     </details>
