@@ -164,6 +164,11 @@ export function BusyButton({
   );
 }
 
+/** The button beside an email field that sends a code to the address. */
+export function SendCodeButton(props: { busy: boolean; label: string; busyLabel: string; onClick: () => void }) {
+  return <BusyButton type="button" className="button form-addon-button" {...props} />;
+}
+
 /** `onSubmit` without the browser's own navigation. */
 export function preventing(handler: () => void) {
   return (e: FormEvent) => {

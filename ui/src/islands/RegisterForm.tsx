@@ -1,13 +1,13 @@
 // The register screen: username, password, email with the email-confirm
 // button (POST /api/send-email), the emailed code, an invitation code, then POST /api/register.
-import { useId, useRef, useState } from 'react';
-import { BackButton, BusyButton, ErrorBox, FormCard, TextField, preventing, useT } from '../forms/FormParts';
+import { useRef, useState } from 'react';
+import { BackButton, BusyButton, ErrorBox, FormCard, SendCodeButton, TextField, preventing, useT } from '../forms/FormParts';
+import { useForm, useFormLang } from '../forms/useForm';
 import { useBusy } from '../forms/useBusy';
 import { postJson, serverText } from '../forms/api';
 import { validateEmailForCode, validateRegister, type RegisterFields } from '../forms/validation';
 import { Modal } from '../components/Modal';
-import { useIsland } from '../components/IslandRoot';
-import { isLang, localizedPath, type Lang } from '../lib/languages';
+import { localizedPath, type Lang } from '../lib/languages';
 import { navigate } from '../lib/navigation';
 import { readSelectedLanguage } from '../lib/preferences';
 
@@ -17,14 +17,11 @@ const EMPTY: RegisterFields = { username: '', password: '', email: '', emailVeri
 
 /** The form's state and its three actions: send the email code, register, close the modal. */
 function useRegister(lang: Lang) {
-  const t = useT();
-  const [fields, setFields] = useState<RegisterFields>(EMPTY);
-  const [error, setError] = useState<string | null>(null);
+  const form = useForm(EMPTY);
+  const { t, fields, setError } = form;
   const [modal, setModal] = useState<ModalState>(null);
   const [sending, runSend] = useBusy();
-  const [busy, run] = useBusy();
   const leaving = useRef(false);
-  const set = (key: keyof RegisterFields) => (value: string) => setFields((f) => ({ ...f, [key]: value }));
 
   const sendCode = () =>
     runSend(async () => {
@@ -48,30 +45,23 @@ function useRegister(lang: Lang) {
       );
     });
 
-  const submit = () =>
-    run(async () => {
-      const invalid = validateRegister(fields);
-      if (invalid) {
-        setError(t(invalid));
-        return;
-      }
-      setError(null);
-      const answer = await postJson('/api/register', {
-        username: fields.username.trim(),
-        password: fields.password,
-        email: fields.email.trim(),
-        invitationCode: fields.invitationCode.trim(),
-        emailVerificationCode: fields.emailVerificationCode.trim(),
-      });
-      if (answer.ok) {
-        console.info('register', answer.data);
-        setModal({ kind: 'success', message: t('register.modal.success') });
-        return;
-      }
-      const message = serverText(answer.data, 'error') ?? t('register.errors.failed');
-      setError(message);
-      setModal({ kind: 'failure', message });
+  const submit = form.submitWith(validateRegister, async (f) => {
+    const answer = await postJson('/api/register', {
+      username: f.username.trim(),
+      password: f.password,
+      email: f.email.trim(),
+      invitationCode: f.invitationCode.trim(),
+      emailVerificationCode: f.emailVerificationCode.trim(),
     });
+    if (answer.ok) {
+      console.info('register', answer.data);
+      setModal({ kind: 'success', message: t('register.modal.success') });
+      return;
+    }
+    const message = serverText(answer.data, 'error') ?? t('register.errors.failed');
+    setError(message);
+    setModal({ kind: 'failure', message });
+  });
 
   // Only the success modal leads on to /login, however it is closed (button, confirm, Escape).
   const closeModal = () => {
@@ -82,7 +72,7 @@ function useRegister(lang: Lang) {
     setModal(null);
   };
 
-  return { fields, set, error, modal, sending, busy, sendCode, submit, closeModal };
+  return { ...form, modal, sending, sendCode, submit, closeModal };
 }
 
 /** The modal of the form: what the email code or the registration came to. */
@@ -114,50 +104,25 @@ function RegisterModal({ modal, onClose }: { modal: ModalState; onClose: () => v
 }
 
 export default function RegisterForm({ lang: langProp }: { lang?: string }) {
-  const t = useT();
-  const island = useIsland();
-  const lang: Lang = isLang(langProp) ? langProp : island.lang;
-  const errorId = useId();
-  const { fields, set, error, modal, sending, busy, sendCode, submit, closeModal } = useRegister(lang);
-  const field = (name: keyof RegisterFields) => ({
-    name,
-    value: fields[name],
-    onChange: set(name),
-    invalid: !!error && !fields[name].trim(),
-    errorId,
-  });
+  const lang = useFormLang(langProp);
+  const { t, error, errorId, modal, sending, busy, bind, sendCode, submit, closeModal } = useRegister(lang);
+  const send = <SendCodeButton busy={sending} label={t('register.sendCode')} busyLabel={t('register.sending')} onClick={sendCode} />;
 
   return (
     <FormCard title={t('register.title')} subtitle={t('register.subtitle')} back={<BackButton lang={lang} label={t('register.back')} />}>
       <ErrorBox id={errorId} message={error} />
       <form className="form" noValidate onSubmit={preventing(submit)}>
-        <TextField label={t('register.username')} {...field('username')} autoComplete="username" />
+        <TextField label={t('register.username')} {...bind('username')} autoComplete="username" />
         <TextField
           label={t('register.password')}
-          {...field('password')}
+          {...bind('password')}
           type="password"
           autoComplete="new-password"
           hint={t('register.passwordRule')}
         />
-        <TextField
-          label={t('register.email')}
-          {...field('email')}
-          type="email"
-          autoComplete="email"
-          inputMode="email"
-          addon={
-            <BusyButton
-              type="button"
-              className="button form-addon-button"
-              busy={sending}
-              label={t('register.sendCode')}
-              busyLabel={t('register.sending')}
-              onClick={sendCode}
-            />
-          }
-        />
-        <TextField label={t('register.emailCode')} {...field('emailVerificationCode')} autoComplete="one-time-code" inputMode="numeric" />
-        <TextField label={t('register.invitationCode')} {...field('invitationCode')} autoComplete="off" />
+        <TextField label={t('register.email')} {...bind('email')} type="email" autoComplete="email" inputMode="email" addon={send} />
+        <TextField label={t('register.emailCode')} {...bind('emailVerificationCode')} autoComplete="one-time-code" inputMode="numeric" />
+        <TextField label={t('register.invitationCode')} {...bind('invitationCode')} autoComplete="off" />
         <BusyButton busy={busy} label={t('register.submit')} busyLabel={t('register.submitting')} />
       </form>
       <nav className="form-links" aria-label={t('register.title')}>
