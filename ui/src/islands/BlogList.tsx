@@ -52,18 +52,13 @@ function PostCard({ post, date, note, byLine }: { post: BlogPost; date: string; 
   );
 }
 
-export default function BlogList({ feedUrl = '/api/feed' }: { feedUrl?: string }) {
-  const { t } = useTranslation();
-  // Loading on the server too: the prerendered page says so, and hydration agrees.
+/** The feed, loaded once at start: loading on the server too, so the prerendered page says so and hydration agrees. */
+function useFeed(feedUrl: string) {
   const [loading, setLoading] = useState(true);
   const [posts, setPosts] = useState<BlogPost[]>([]);
-  const [page, setPage] = useState(1);
-  const headingId = useId();
-  const listTop = useRef<HTMLHeadingElement>(null);
   const started = useRef(false);
 
   useEffect(() => {
-    // The feed loads once at start.
     if (started.current) return;
     started.current = true;
     let alive = true;
@@ -85,9 +80,13 @@ export default function BlogList({ feedUrl = '/api/feed' }: { feedUrl?: string }
     };
   }, [feedUrl]);
 
-  const note = t('blog.opensExternally');
-  const current = pageOf(posts, page);
+  return { loading, posts };
+}
 
+/** The page of cards shown, and the move to another that keeps the list's top and the keyboard focus in view. */
+function usePager(posts: BlogPost[]) {
+  const [page, setPage] = useState(1);
+  const listTop = useRef<HTMLHeadingElement>(null);
   const prevButton = useRef<HTMLButtonElement>(null);
   const nextButton = useRef<HTMLButtonElement>(null);
   const go = (to: number, from: 'previous' | 'next') => {
@@ -98,26 +97,53 @@ export default function BlogList({ feedUrl = '/api/feed' }: { feedUrl?: string }
     if (from === 'next' && !target.hasNext) prevButton.current?.focus();
     if (from === 'previous' && !target.hasPrevious) nextButton.current?.focus();
   };
+  return { current: pageOf(posts, page), go, listTop, prevButton, nextButton };
+}
 
-  if (loading) {
-    return (
-      <section className="blog" aria-busy="true">
-        <p className="blog-loading" role="status">
-          {t('blog.loading')}
-        </p>
-      </section>
-    );
-  }
+type Pager = ReturnType<typeof usePager>;
 
-  if (posts.length === 0) {
-    return (
-      <section className="blog">
-        <p className="blog-empty" role="status">
-          {t('blog.empty')}
-        </p>
-      </section>
-    );
-  }
+function PagerNav({ pager: { current, go, prevButton, nextButton } }: { pager: Pager }) {
+  const { t } = useTranslation();
+  return (
+    <nav className="blog-pager" aria-label={t('blog.pagination')}>
+      <button
+        ref={prevButton}
+        type="button"
+        className="button"
+        disabled={!current.hasPrevious}
+        onClick={() => go(current.page - 1, 'previous')}
+      >
+        {t('blog.previous')}
+      </button>
+      <span className="blog-page" aria-live="polite">
+        {t('blog.pageOf', { page: current.page, total: current.pages })}
+      </span>
+      <button ref={nextButton} type="button" className="button" disabled={!current.hasNext} onClick={() => go(current.page + 1, 'next')}>
+        {t('blog.next')}
+      </button>
+    </nav>
+  );
+}
+
+/** The loading message or the empty state, announced. */
+function FeedStatus({ loading }: { loading: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <section className="blog" aria-busy={loading ? 'true' : undefined}>
+      <p className={loading ? 'blog-loading' : 'blog-empty'} role="status">
+        {loading ? t('blog.loading') : t('blog.empty')}
+      </p>
+    </section>
+  );
+}
+
+export default function BlogList({ feedUrl = '/api/feed' }: { feedUrl?: string }) {
+  const { t } = useTranslation();
+  const { loading, posts } = useFeed(feedUrl);
+  const pager = usePager(posts);
+  const headingId = useId();
+  const note = t('blog.opensExternally');
+  if (loading || posts.length === 0) return <FeedStatus loading={loading} />;
 
   return (
     <section className="blog">
@@ -130,11 +156,11 @@ export default function BlogList({ feedUrl = '/api/feed' }: { feedUrl?: string }
           </li>
         ))}
       </ul>
-      <h2 className="blog-heading" id={headingId} ref={listTop} tabIndex={-1}>
+      <h2 className="blog-heading" id={headingId} ref={pager.listTop} tabIndex={-1}>
         {t('blog.all')}
       </h2>
       <ul className="blog-cards" aria-labelledby={headingId}>
-        {current.items.map((post) => (
+        {pager.current.items.map((post) => (
           <PostCard
             key={post.guid}
             post={post}
@@ -144,23 +170,7 @@ export default function BlogList({ feedUrl = '/api/feed' }: { feedUrl?: string }
           />
         ))}
       </ul>
-      <nav className="blog-pager" aria-label={t('blog.pagination')}>
-        <button
-          ref={prevButton}
-          type="button"
-          className="button"
-          disabled={!current.hasPrevious}
-          onClick={() => go(current.page - 1, 'previous')}
-        >
-          {t('blog.previous')}
-        </button>
-        <span className="blog-page" aria-live="polite">
-          {t('blog.pageOf', { page: current.page, total: current.pages })}
-        </span>
-        <button ref={nextButton} type="button" className="button" disabled={!current.hasNext} onClick={() => go(current.page + 1, 'next')}>
-          {t('blog.next')}
-        </button>
-      </nav>
+      <PagerNav pager={pager} />
     </section>
   );
 }
