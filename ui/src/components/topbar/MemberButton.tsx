@@ -24,13 +24,16 @@ export function MemberButton({ lang, onLoggedOut }: { lang: Lang; onLoggedOut: (
       <span>{t('topbar.logout')}</span>
     </button>
   ) : (
-    <a className="button button-primary member-button" href={localizedPath('/login', lang)} onClick={() => setActiveTopBarButton('login')}>
+    <a
+      className="button button-primary member-button"
+      href={localizedPath('/login', lang)}
+      aria-label={t('topbar.memberLogin')}
+      onClick={() => setActiveTopBarButton('login')}
+    >
       <Icon name="login" />
       {/* A phone shows the short word, which the accessible name (the full one) contains. */}
       <span className="member-label-long">{t('topbar.memberLogin')}</span>
-      <span className="member-label-short" aria-hidden="true">
-        {t('topbar.memberLoginShort')}
-      </span>
+      <span className="member-label-short">{t('topbar.memberLoginShort')}</span>
     </a>
   );
 }

@@ -35,6 +35,7 @@ export function SectionNav({ lang, active }: { lang: Lang; active: Section | nul
         className={`topbar-link topbar-home${active === 'home' ? ' is-active' : ''}`}
         href={localizedPath('/', lang)}
         aria-current={active === 'home' ? 'page' : undefined}
+        aria-label={t('topbar.home')}
         onClick={onHome}
       >
         <Icon name="home" />
