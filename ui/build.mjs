@@ -3,6 +3,7 @@
 import * as esbuild from 'esbuild';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeLanguagesModule } from './languages-module.mjs';
@@ -117,9 +118,28 @@ async function sectionsNamed(metafile, outputs, sections, sources) {
   return [...found].sort();
 }
 
-async function buildClient(islands) {
+/**
+ * Each language's text (`translation` and `sidebar`) as one content-hashed file in the assets,
+ * for a page whose own text cannot be had (src/lib/builtinText.ts); its URL per language.
+ */
+async function writeBuiltinTexts() {
+  const localesDir = path.join(repoDir, 'locales');
+  const urls = {};
+  for (const lang of (await readdir(localesDir)).sort()) {
+    const read = async (ns) => JSON.parse(await readFile(path.join(localesDir, lang, `${ns}.json`), 'utf8'));
+    if (!existsSync(path.join(localesDir, lang, 'translation.json'))) continue;
+    const text = JSON.stringify({ translation: await read('translation'), sidebar: await read('sidebar') });
+    const name = `text-${lang}-${createHash('sha256').update(text).digest('hex').slice(0, 8)}.json`;
+    await writeFile(path.join(assetsDir, name), text);
+    urls[lang] = `${publicPath}/${name}`;
+  }
+  return urls;
+}
+
+async function buildClient(islands, builtinTexts) {
   const result = await esbuild.build({
     ...shared,
+    define: { ...shared.define, BUILTIN_TEXT_URLS: JSON.stringify(builtinTexts) },
     absWorkingDir: uiDir,
     entryPoints: [{ in: path.join(srcDir, 'entry.tsx'), out: 'entry' }, ...islands.map((i) => ({ in: i.file, out: i.name }))],
     outdir: assetsDir,
@@ -226,7 +246,8 @@ async function main() {
   await writeLanguagesModule();
   const islands = await findIslands();
   await mkdir(assetsDir, { recursive: true });
-  const [client, styles, headScript] = await Promise.all([buildClient(islands), buildCss(), buildHeadScript()]);
+  const builtinTexts = await writeBuiltinTexts();
+  const [client, styles, headScript] = await Promise.all([buildClient(islands, builtinTexts), buildCss(), buildHeadScript()]);
   await buildSsr(islands);
   // `inlineCss`: the pages carry the stylesheet in their <head>, so first paint waits for no request.
   const manifest = {
@@ -240,7 +261,8 @@ async function main() {
     text: client.text,
   };
   await writeFile(path.join(assetsDir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
-  const keep = new Set(['manifest.json', ...[...client.outputs, ...styles.outputs].map((o) => path.basename(o))]);
+  const texts = Object.values(builtinTexts).map((url) => path.basename(url));
+  const keep = new Set(['manifest.json', ...texts, ...[...client.outputs, ...styles.outputs].map((o) => path.basename(o))]);
   await removeStale(keep);
   console.log(`ui: ${islands.length} islands (${islands.map((i) => i.name).join(', ')}) -> ${path.relative(repoDir, assetsDir)}`);
 }

@@ -7,6 +7,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import {
   createMember,
+  darkAtFirstPaint,
   distDir,
   launchBrowser,
   logIn,
@@ -15,6 +16,7 @@ import {
   useServerAndBrowser,
   waitForIslands,
   waitForStillness,
+  watchFirstPaint,
 } from './harness.mjs';
 
 let server;
@@ -142,16 +144,10 @@ for (const width of [1280, 375]) {
           assert.notEqual(await background(), before);
           assert.equal(await page.locator('.tools-dropdown button[aria-pressed]').getAttribute('aria-pressed'), String(!dark));
           // The class must already be on <html> when <body> is created: no flash of the other theme.
-          await page.addInitScript(() => {
-            new MutationObserver((_, observer) => {
-              if (!document.body) return;
-              window.__darkWhenBodyAppeared = document.documentElement.classList.contains('dark-mode');
-              observer.disconnect();
-            }).observe(document, { childList: true, subtree: true });
-          });
+          await watchFirstPaint(page);
           await page.goto(`${server.url}/notes`);
           await waitForIslands(page);
-          assert.equal(await page.evaluate(() => window.__darkWhenBodyAppeared), !dark);
+          assert.equal(await darkAtFirstPaint(page), !dark);
           assert.equal(await hasDarkClass(page), !dark);
           assert.deepEqual(page.problems(), []);
         } finally {

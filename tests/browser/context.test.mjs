@@ -2,7 +2,7 @@
 // a shared address names, and the word on the home page after the redirect from an unknown path.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { openPage, useServerAndBrowser, waitForIslands } from './harness.mjs';
+import { darkAtFirstPaint, openPage, useServerAndBrowser, waitForIslands, watchFirstPaint } from './harness.mjs';
 
 let server;
 let browser;
@@ -13,17 +13,6 @@ useServerAndBrowser((s, b) => {
 const darkOnBoth = (page) =>
   page.evaluate(() => document.documentElement.classList.contains('dark-mode') && document.body.classList.contains('dark-mode'));
 
-/** Records, on every document of the page, whether <html> was dark when <body> appeared. */
-async function watchFirstPaint(page) {
-  await page.addInitScript(() => {
-    new MutationObserver((_, observer) => {
-      if (!document.body) return;
-      window.__darkWhenBodyAppeared = document.documentElement.classList.contains('dark-mode');
-      observer.disconnect();
-    }).observe(document, { childList: true, subtree: true });
-  });
-}
-
 describe('colour scheme', () => {
   for (const width of [1280, 375]) {
     it(`follows a dark system on a first visit, painted dark from the start, until the toggle is used (${width}px)`, async () => {
@@ -32,7 +21,7 @@ describe('colour scheme', () => {
         await watchFirstPaint(page);
         await page.goto(`${server.url}/valuation-models/dcf`);
         await waitForIslands(page);
-        assert.equal(await page.evaluate(() => window.__darkWhenBodyAppeared), true, 'dark before the body is drawn');
+        assert.equal(await darkAtFirstPaint(page), true, 'dark before the body is drawn');
         assert.equal(await darkOnBoth(page), true);
         assert.equal(await page.evaluate(() => localStorage.getItem('darkMode')), null, 'following is not a choice');
         const toggle = page.locator('.tools-dropdown button[aria-pressed]');
@@ -44,7 +33,7 @@ describe('colour scheme', () => {
         // The stored choice now wins over the dark system, from the first paint of the next page.
         await page.goto(`${server.url}/notes`);
         await waitForIslands(page);
-        assert.equal(await page.evaluate(() => window.__darkWhenBodyAppeared), false);
+        assert.equal(await darkAtFirstPaint(page), false);
         assert.equal(await darkOnBoth(page), false);
         assert.deepEqual(page.problems(), []);
       } finally {

@@ -286,6 +286,25 @@ export async function nextFrames(page) {
 }
 
 /**
+ * From the next document the page loads on: records whether <html> was dark when <body> appeared,
+ * that is at the first paint (read it with `darkAtFirstPaint`).
+ */
+export async function watchFirstPaint(page) {
+  await page.addInitScript(() => {
+    new MutationObserver((_, observer) => {
+      if (!document.body) return;
+      window.__darkWhenBodyAppeared = document.documentElement.classList.contains('dark-mode');
+      observer.disconnect();
+    }).observe(document, { childList: true, subtree: true });
+  });
+}
+
+/** Whether the current document was dark at its first paint (after `watchFirstPaint`). */
+export function darkAtFirstPaint(page) {
+  return page.evaluate(() => window.__darkWhenBodyAppeared);
+}
+
+/**
  * Makes a member through the API as a visitor would (invitation, email code from the outbox,
  * registration) and returns its credentials.
  */

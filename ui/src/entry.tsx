@@ -7,6 +7,7 @@ import { loaders } from 'virtual:islands';
 import { IslandRoot } from './components/IslandRoot';
 import { createI18n, type LocaleBundle } from './lib/i18n';
 import { embeddedLocale, loadLocale } from './lib/localeLoader';
+import { builtinText } from './lib/builtinText';
 import { importWithTimeout, ChunkLoadError, ISLAND_FAILED, retryLoader, showChunkError } from './lib/chunks';
 import { DEFAULT_LANGUAGE } from './lib/languages';
 import { watchScrollers } from './lib/scrollers';
@@ -27,7 +28,7 @@ function parseProps(el: HTMLElement): Record<string, unknown> {
   }
 }
 
-/** An island's text, or null when it cannot be had: then the island's built-in wording is used. */
+/** An island's text, or null when it cannot be had: then the default language's built-in text is used. */
 type Text = Promise<LocaleBundle | null>;
 
 async function hydrateIsland(el: HTMLElement, text: Text, lng: string, load = loaders[el.dataset.island ?? '']) {
@@ -50,9 +51,8 @@ async function hydrateIsland(el: HTMLElement, text: Text, lng: string, load = lo
   el.classList.remove(ISLAND_FAILED);
   const [bundle] = await Promise.all([text, islandStylesReady()]);
   const id = el.dataset.id || name;
-  const tree = (
-    <IslandRoot name={name} id={id} lng={lng} i18n={createI18n(lng, bundle ?? {})} Island={mod.default} props={parseProps(el)} />
-  );
+  const i18n = bundle ? createI18n(lng, bundle) : createI18n(lng, {}, await builtinText().catch(() => undefined));
+  const tree = <IslandRoot name={name} id={id} lng={lng} i18n={i18n} Island={mod.default} props={parseProps(el)} />;
   if (!bundle) {
     // Other words than the server's would not hydrate: the island is drawn anew, working, in its
     // built-in wording rather than left as a prerendered page that does nothing.

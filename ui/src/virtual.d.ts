@@ -7,3 +7,6 @@ declare module 'virtual:islands' {
   /** Server: every island component, statically imported. */
   export const components: Record<string, ComponentType<any>>;
 }
+
+/** Each language's text file in the assets, by language (build.mjs `writeBuiltinTexts`). */
+declare const BUILTIN_TEXT_URLS: Record<string, string>;

@@ -4,6 +4,10 @@ import { act } from 'react';
 import { createRoot } from 'react-dom/client';
 import { IslandRoot } from '../src/components/IslandRoot';
 import { createI18n } from '../src/lib/i18n';
+import { builtinText } from '../src/lib/builtinText';
+import { DEFAULT_LANGUAGE, LANGUAGES } from '../src/lib/languages';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { ChunkLoadError, CHUNK_TIMEOUT_MS, importWithTimeout, islandChunkUrl, retryLoader, showChunkError } from '../src/lib/chunks';
 import { refreshLoginStatus } from '../src/lib/session';
 
@@ -12,6 +16,7 @@ import { refreshLoginStatus } from '../src/lib/session';
 afterEach(() => {
   vi.useRealTimers();
   vi.restoreAllMocks();
+  vi.unstubAllGlobals();
 });
 
 function Broken(): never {
@@ -19,16 +24,29 @@ function Broken(): never {
 }
 
 describe('island error boundary', () => {
-  it("shows 'Unexpected Application Error' instead of a blank island", async () => {
+  it("shows 'Unexpected Application Error' instead of a blank island, also without its language's text", async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    const el = document.createElement('div');
-    document.body.append(el);
-    const root = createRoot(el);
-    const i18n = createI18n('en', { translation: {}, sidebar: {} });
-    await act(async () => root.render(<IslandRoot name="Broken" id="b" lng="en" i18n={i18n} Island={Broken} props={{}} />));
-    expect(el.querySelector('[role="alert"]')?.textContent).toContain('Unexpected Application Error');
-    expect(el.textContent).toContain('kaput');
-    await act(async () => root.unmount());
+    // A page whose text could not be had draws its islands with the default language's text,
+    // which the build writes into the assets (entry.tsx, build.mjs).
+    const locale = (ns: string) =>
+      JSON.parse(readFileSync(path.resolve(__dirname, `../../locales/${DEFAULT_LANGUAGE}/${ns}.json`), 'utf8'));
+    const asked: string[] = [];
+    vi.stubGlobal('fetch', async (url: string) => {
+      asked.push(url);
+      return new Response(JSON.stringify({ translation: locale('translation'), sidebar: locale('sidebar') }));
+    });
+    const urls = Object.fromEntries(LANGUAGES.map((lang) => [lang, `/assets/text-${lang}-0.json`]));
+    for (const lng of ['en', 'zh']) {
+      const el = document.createElement('div');
+      document.body.append(el);
+      const root = createRoot(el);
+      const i18n = createI18n(lng, {}, await builtinText(urls));
+      await act(async () => root.render(<IslandRoot name="Broken" id="b" lng={lng} i18n={i18n} Island={Broken} props={{}} />));
+      expect(el.querySelector('[role="alert"]')?.textContent, lng).toContain('Unexpected Application Error');
+      expect(el.textContent).toContain('kaput');
+      await act(async () => root.unmount());
+    }
+    expect(asked).toEqual([urls[DEFAULT_LANGUAGE], urls[DEFAULT_LANGUAGE]]);
   });
 
   it('uses the translated title when there is one', async () => {

@@ -136,7 +136,7 @@ function RevealToggle({ controls, revealed, onToggle }: { controls: string; reve
   const t = useT();
   return (
     <button type="button" className="button button-quiet field-reveal needs-js" aria-controls={controls} onClick={onToggle}>
-      {revealed ? t('common.hidePassword', 'Hide password') : t('common.showPassword', 'Show password')}
+      {revealed ? t('common.hidePassword') : t('common.showPassword')}
     </button>
   );
 }
@@ -162,6 +162,11 @@ export function BusyButton({
       {busy ? busyLabel : label}
     </button>
   );
+}
+
+/** The button beside an email field that sends a code to the address. */
+export function SendCodeButton(props: { busy: boolean; label: string; busyLabel: string; onClick: () => void }) {
+  return <BusyButton type="button" className="button form-addon-button" {...props} />;
 }
 
 /** `onSubmit` without the browser's own navigation. */

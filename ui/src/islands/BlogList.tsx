@@ -52,18 +52,13 @@ function PostCard({ post, date, note, byLine }: { post: BlogPost; date: string; 
   );
 }
 
-export default function BlogList({ feedUrl = '/api/feed' }: { feedUrl?: string }) {
-  const { t } = useTranslation();
-  // Loading on the server too: the prerendered page says so, and hydration agrees.
+/** The feed, loaded once at start: loading on the server too, so the prerendered page says so and hydration agrees. */
+function useFeed(feedUrl: string) {
   const [loading, setLoading] = useState(true);
   const [posts, setPosts] = useState<BlogPost[]>([]);
-  const [page, setPage] = useState(1);
-  const headingId = useId();
-  const listTop = useRef<HTMLHeadingElement>(null);
   const started = useRef(false);
 
   useEffect(() => {
-    // The feed loads once at start.
     if (started.current) return;
     started.current = true;
     let alive = true;
@@ -85,9 +80,13 @@ export default function BlogList({ feedUrl = '/api/feed' }: { feedUrl?: string }
     };
   }, [feedUrl]);
 
-  const note = t('blog.opensExternally', '(opens in a new tab)');
-  const current = pageOf(posts, page);
+  return { loading, posts };
+}
 
+/** The page of cards shown, and the move to another that keeps the list's top and the keyboard focus in view. */
+function usePager(posts: BlogPost[]) {
+  const [page, setPage] = useState(1);
+  const listTop = useRef<HTMLHeadingElement>(null);
   const prevButton = useRef<HTMLButtonElement>(null);
   const nextButton = useRef<HTMLButtonElement>(null);
   const go = (to: number, from: 'previous' | 'next') => {
@@ -98,30 +97,57 @@ export default function BlogList({ feedUrl = '/api/feed' }: { feedUrl?: string }
     if (from === 'next' && !target.hasNext) prevButton.current?.focus();
     if (from === 'previous' && !target.hasPrevious) nextButton.current?.focus();
   };
+  return { current: pageOf(posts, page), go, listTop, prevButton, nextButton };
+}
 
-  if (loading) {
-    return (
-      <section className="blog" aria-busy="true">
-        <p className="blog-loading" role="status">
-          {t('blog.loading', 'Loading posts…')}
-        </p>
-      </section>
-    );
-  }
+type Pager = ReturnType<typeof usePager>;
 
-  if (posts.length === 0) {
-    return (
-      <section className="blog">
-        <p className="blog-empty" role="status">
-          {t('blog.empty', 'No posts to show right now. Please check back later.')}
-        </p>
-      </section>
-    );
-  }
+function PagerNav({ pager: { current, go, prevButton, nextButton } }: { pager: Pager }) {
+  const { t } = useTranslation();
+  return (
+    <nav className="blog-pager" aria-label={t('blog.pagination')}>
+      <button
+        ref={prevButton}
+        type="button"
+        className="button"
+        disabled={!current.hasPrevious}
+        onClick={() => go(current.page - 1, 'previous')}
+      >
+        {t('blog.previous')}
+      </button>
+      <span className="blog-page" aria-live="polite">
+        {t('blog.pageOf', { page: current.page, total: current.pages })}
+      </span>
+      <button ref={nextButton} type="button" className="button" disabled={!current.hasNext} onClick={() => go(current.page + 1, 'next')}>
+        {t('blog.next')}
+      </button>
+    </nav>
+  );
+}
+
+/** The loading message or the empty state, announced. */
+function FeedStatus({ loading }: { loading: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <section className="blog" aria-busy={loading ? 'true' : undefined}>
+      <p className={loading ? 'blog-loading' : 'blog-empty'} role="status">
+        {loading ? t('blog.loading') : t('blog.empty')}
+      </p>
+    </section>
+  );
+}
+
+export default function BlogList({ feedUrl = '/api/feed' }: { feedUrl?: string }) {
+  const { t } = useTranslation();
+  const { loading, posts } = useFeed(feedUrl);
+  const pager = usePager(posts);
+  const headingId = useId();
+  const note = t('blog.opensExternally');
+  if (loading || posts.length === 0) return <FeedStatus loading={loading} />;
 
   return (
     <section className="blog">
-      <h2 className="blog-heading">{t('blog.recent', 'Recent posts')}</h2>
+      <h2 className="blog-heading">{t('blog.recent')}</h2>
       <ul className="blog-recent">
         {posts.slice(0, RECENT_COUNT).map((post) => (
           <li key={post.guid}>
@@ -130,37 +156,21 @@ export default function BlogList({ feedUrl = '/api/feed' }: { feedUrl?: string }
           </li>
         ))}
       </ul>
-      <h2 className="blog-heading" id={headingId} ref={listTop} tabIndex={-1}>
-        {t('blog.all', 'All posts')}
+      <h2 className="blog-heading" id={headingId} ref={pager.listTop} tabIndex={-1}>
+        {t('blog.all')}
       </h2>
       <ul className="blog-cards" aria-labelledby={headingId}>
-        {current.items.map((post) => (
+        {pager.current.items.map((post) => (
           <PostCard
             key={post.guid}
             post={post}
             date={formatDate(post.pubDate, t)}
             note={note}
-            byLine={t('blog.by', { author: post.author, defaultValue: 'By {{author}}' })}
+            byLine={t('blog.by', { author: post.author })}
           />
         ))}
       </ul>
-      <nav className="blog-pager" aria-label={t('blog.pagination', 'Post pages')}>
-        <button
-          ref={prevButton}
-          type="button"
-          className="button"
-          disabled={!current.hasPrevious}
-          onClick={() => go(current.page - 1, 'previous')}
-        >
-          {t('blog.previous', 'Previous')}
-        </button>
-        <span className="blog-page" aria-live="polite">
-          {t('blog.pageOf', { page: current.page, total: current.pages, defaultValue: '第 {{page}} 頁，共 {{total}} 頁' })}
-        </span>
-        <button ref={nextButton} type="button" className="button" disabled={!current.hasNext} onClick={() => go(current.page + 1, 'next')}>
-          {t('blog.next', 'Next')}
-        </button>
-      </nav>
+      <PagerNav pager={pager} />
     </section>
   );
 }

@@ -9,7 +9,20 @@ import { Calculator, Fields, Results, Scroller, Sensitivity, useCalculator } fro
 import { Scenarios } from '../calculators/Scenarios';
 import { equation, frac, mn, mo, mrow, mtext, num, paren, sup } from '../calculators/mathml';
 import { useUrlState, type Codec } from '../calculators/urlState';
-import { cashFlowKey, dcf, DCF_FIELDS, dcfFields, dcfInput, dcfModel, dcfTexts, MAX_YEARS, yearsOf } from '../valuation/dcf';
+import {
+  cashFlowKey,
+  dcf,
+  DCF_FIELDS,
+  dcfFields,
+  dcfInput,
+  dcfModel,
+  dcfTexts,
+  MAX_YEARS,
+  yearsOf,
+  type DcfInput,
+  type DcfResult,
+} from '../valuation/dcf';
+import type { Formats } from '../calculators/format';
 import type { Texts } from '../valuation/fields';
 import { PRICE, priceText } from '../valuation/reverseDcf';
 import { SCENARIO_DEFAULTS, SCENARIO_FIELDS, scenariosModel } from '../valuation/scenarios';
@@ -40,14 +53,12 @@ const codec: Codec<Texts> = {
   owns: (key) => FIXED.includes(key) || isCashFlow(key),
 };
 
-export default function DcfCalculator({ example }: { example?: unknown }) {
-  const { t, f } = useCalculator();
+/** The calculator's texts (in the URL), the years of cash flows, and what they come to. */
+function useDcf(example: unknown) {
   const initial = useMemo(() => ({ ...dcfTexts(example), ...SCENARIO_DEFAULTS, price: priceText(example) }), [example]);
   const [texts, setTexts] = useUrlState(initial, codec);
   const years = yearsOf(texts) || 1;
-  const specs = dcfFields(years);
   const { checked, result } = dcfModel(texts);
-  const label = (key: string) => t(`calculator.dcf.${key}`);
   const change = (key: string, value: string) => setTexts((current) => ({ ...current, [key]: value }));
   const setYears = (n: number) => {
     const next = { ...texts };
@@ -57,8 +68,91 @@ export default function DcfCalculator({ example }: { example?: unknown }) {
     setTexts(next);
   };
   const input = result ? dcfInput(checked.values, years) : null;
+  return { texts, years, specs: dcfFields(years), checked, result, input, change, setYears, cases: scenariosModel(texts, input) };
+}
+
+type Dcf = ReturnType<typeof useDcf>;
+
+/** A year's cash flow per field, and the buttons that add or remove a year. */
+function CashFlows({ dcf: { texts, years, specs, checked, change, setYears } }: { dcf: Dcf }) {
+  const { t } = useCalculator();
+  const label = (key: string) => t(`calculator.dcf.${key}`);
+  return (
+    <fieldset className="calc-flows">
+      <legend>{label('cashFlows')}</legend>
+      <Fields
+        specs={specs.slice(0, years)}
+        texts={texts}
+        checked={checked}
+        labelOf={(key) => t('calculator.dcf.year', { year: key.slice(2) })}
+        onChange={change}
+      />
+      <div className="calc-actions needs-js">
+        <button type="button" className="button" onClick={() => setYears(years + 1)} disabled={years >= MAX_YEARS}>
+          {label('addYear')}
+        </button>
+        <button type="button" className="button" onClick={() => setYears(years - 1)} disabled={years <= 1}>
+          {label('removeYear')}
+        </button>
+      </div>
+    </fieldset>
+  );
+}
+
+/** The result rows, blank ('—') while a field is wrong. */
+function resultRows(label: (key: string) => string, f: Formats, result: DcfResult | null): [string, string][] {
+  const fixed = ['explicitTotal', 'terminalValue', 'terminalPresentValue', 'enterpriseValue', 'equityValue'] as const;
+  return [
+    ...fixed.map((key): [string, string] => [label(key), f.fixed(result?.[key] ?? NaN)]),
+    [label('valuePerShare'), f.money(result?.valuePerShare ?? NaN)],
+  ];
+}
+
+/** The working: the explicit years, the terminal value, the enterprise value, the value per share. */
+function Working({ result, input, years }: { result: DcfResult; input: DcfInput; years: number }) {
+  const { t, f } = useCalculator();
+  const label = (key: string) => t(`calculator.dcf.${key}`);
+  return (
+    <Scroller title={t('calculator.formula')} className="calc-math">
+      {equation(
+        mtext(label('explicitTotal')),
+        mrow(...result.presentValues.flatMap((pv, i) => (i ? [mo('+'), num(pv, f.fixed)] : [num(pv, f.fixed)]))),
+        mn(f.fixed(result.explicitTotal)),
+      )}
+      {equation(
+        mtext(label('terminalValue')),
+        frac(
+          mrow(num(input.cashFlows[years - 1], f.plain), mo('×'), paren(mn('1'), mo('+'), num(input.growth, f.rate))),
+          mrow(num(input.rate, f.rate), mo('−'), num(input.growth, f.rate)),
+        ),
+        mn(f.fixed(result.terminalValue)),
+      )}
+      {equation(
+        mtext(label('enterpriseValue')),
+        mrow(
+          mn(f.fixed(result.explicitTotal)),
+          mo('+'),
+          frac(mn(f.fixed(result.terminalValue)), sup(mn(f.rate(1 + input.rate)), mn(String(years)))),
+        ),
+        mrow(mn(f.fixed(result.explicitTotal)), mo('+'), num(result.terminalPresentValue, f.fixed)),
+        num(result.enterpriseValue, f.fixed),
+      )}
+      {equation(
+        mtext(label('valuePerShare')),
+        frac(mrow(num(result.enterpriseValue, f.fixed), mo('−'), num(input.netDebt, f.plain)), num(input.shares, f.plain)),
+        mn(f.money(result.valuePerShare)),
+      )}
+    </Scroller>
+  );
+}
+
+export default function DcfCalculator({ example }: { example?: unknown }) {
+  const { t, f } = useCalculator();
+  const state = useDcf(example);
+  const { texts, years, specs, checked, result, input, change, cases } = state;
+  const label = (key: string) => t(`calculator.dcf.${key}`);
   const rate = 'r' in checked.values ? f.percent(checked.values.r) : '';
-  const cases = scenariosModel(texts, input);
+  const headline = result && t('calculator.dcf.headline', { value: f.money(result.valuePerShare) });
 
   return (
     <Calculator
@@ -66,74 +160,15 @@ export default function DcfCalculator({ example }: { example?: unknown }) {
       intro={label('intro')}
       inputs={
         <>
-          <fieldset className="calc-flows">
-            <legend>{label('cashFlows')}</legend>
-            <Fields
-              specs={specs.slice(0, years)}
-              texts={texts}
-              checked={checked}
-              labelOf={(key) => t('calculator.dcf.year', { year: key.slice(2) })}
-              onChange={change}
-            />
-            <div className="calc-actions needs-js">
-              <button type="button" className="button" onClick={() => setYears(years + 1)} disabled={years >= MAX_YEARS}>
-                {label('addYear')}
-              </button>
-              <button type="button" className="button" onClick={() => setYears(years - 1)} disabled={years <= 1}>
-                {label('removeYear')}
-              </button>
-            </div>
-          </fieldset>
+          <CashFlows dcf={state} />
           <Fields specs={specs.slice(years)} texts={texts} checked={checked} labelOf={label} onChange={change} rate={rate} />
         </>
       }
-      output={
-        <Results
-          headline={result && t('calculator.dcf.headline', { value: f.money(result.valuePerShare) })}
-          checked={checked}
-          rows={[
-            [label('explicitTotal'), f.fixed(result?.explicitTotal ?? NaN)],
-            [label('terminalValue'), f.fixed(result?.terminalValue ?? NaN)],
-            [label('terminalPresentValue'), f.fixed(result?.terminalPresentValue ?? NaN)],
-            [label('enterpriseValue'), f.fixed(result?.enterpriseValue ?? NaN)],
-            [label('equityValue'), f.fixed(result?.equityValue ?? NaN)],
-            [label('valuePerShare'), f.money(result?.valuePerShare ?? NaN)],
-          ]}
-        />
-      }
+      output={<Results headline={headline} checked={checked} rows={resultRows(label, f, result)} />}
     >
       {result && input ? (
         <>
-          <Scroller title={t('calculator.formula')} className="calc-math">
-            {equation(
-              mtext(label('explicitTotal')),
-              mrow(...result.presentValues.flatMap((pv, i) => (i ? [mo('+'), num(pv, f.fixed)] : [num(pv, f.fixed)]))),
-              mn(f.fixed(result.explicitTotal)),
-            )}
-            {equation(
-              mtext(label('terminalValue')),
-              frac(
-                mrow(num(input.cashFlows[years - 1], f.plain), mo('×'), paren(mn('1'), mo('+'), num(input.growth, f.rate))),
-                mrow(num(input.rate, f.rate), mo('−'), num(input.growth, f.rate)),
-              ),
-              mn(f.fixed(result.terminalValue)),
-            )}
-            {equation(
-              mtext(label('enterpriseValue')),
-              mrow(
-                mn(f.fixed(result.explicitTotal)),
-                mo('+'),
-                frac(mn(f.fixed(result.terminalValue)), sup(mn(f.rate(1 + input.rate)), mn(String(years)))),
-              ),
-              mrow(mn(f.fixed(result.explicitTotal)), mo('+'), num(result.terminalPresentValue, f.fixed)),
-              num(result.enterpriseValue, f.fixed),
-            )}
-            {equation(
-              mtext(label('valuePerShare')),
-              frac(mrow(num(result.enterpriseValue, f.fixed), mo('−'), num(input.netDebt, f.plain)), num(input.shares, f.plain)),
-              mn(f.money(result.valuePerShare)),
-            )}
-          </Scroller>
+          <Working result={result} input={input} years={years} />
           <Sensitivity
             r={input.rate}
             g={input.growth}

@@ -1,27 +1,16 @@
 // The invitation screen: a Google account that is not yet a member arrives
 // with ?token=...; one code field, POST /api/auth/verify-invite, success to /MemberPage.
-import { useEffect, useId, useState } from 'react';
-import { BackButton, BusyButton, ErrorBox, FormCard, TextField, preventing, queryParam, useT } from '../forms/FormParts';
-import { useBusy } from '../forms/useBusy';
+import { useEffect, useState } from 'react';
+import { BackButton, BusyButton, ErrorBox, FormCard, TextField, preventing, queryParam } from '../forms/FormParts';
+import { useForm, useFormLang } from '../forms/useForm';
 import { postJson, serverText } from '../forms/api';
 import { validateInvite } from '../forms/validation';
-import { useIsland } from '../components/IslandRoot';
-import { isLang, type Lang } from '../lib/languages';
 import { navigate } from '../lib/navigation';
 import { markLoggedIn } from '../lib/session';
 
-export default function InviteForm({ lang: langProp }: { lang?: string }) {
-  const t = useT();
-  const island = useIsland();
-  const lang: Lang = isLang(langProp) ? langProp : island.lang;
-  const errorId = useId();
-  const [inviteCode, setInviteCode] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, run] = useBusy();
+/** Who is joining: the Google account's address, so a visitor lured into someone else's sign-in sees that it is not theirs before using an invitation. */
+function useGoogleEmail(): string | null {
   const [googleEmail, setGoogleEmail] = useState<string | null>(null);
-
-  // Who is joining: the Google account's address, so a visitor lured into someone else's
-  // sign-in sees that it is not theirs before using an invitation.
   useEffect(() => {
     const token = queryParam('token');
     if (!token) return;
@@ -33,49 +22,34 @@ export default function InviteForm({ lang: langProp }: { lang?: string }) {
       })
       .catch((err: unknown) => console.warn('reading the Google account failed', err));
   }, []);
+  return googleEmail;
+}
 
-  const submit = () =>
-    run(async () => {
-      const invalid = validateInvite({ inviteCode });
-      if (invalid) {
-        setError(t(invalid, 'Please enter invitation code'));
-        return;
-      }
-      setError(null);
-      const answer = await postJson('/api/auth/verify-invite', { token: queryParam('token') ?? '', inviteCode: inviteCode.trim() });
-      if (answer.ok) {
-        markLoggedIn();
-        navigate('/MemberPage', lang);
-        return true;
-      }
-      setError(serverText(answer.data, 'error') ?? t('invite.errors.failed', 'Invitation code verification failed'));
-    });
+export default function InviteForm({ lang: langProp }: { lang?: string }) {
+  const lang = useFormLang(langProp);
+  const { t, error, setError, errorId, busy, bind, submitWith } = useForm({ inviteCode: '' });
+  const googleEmail = useGoogleEmail();
+
+  const submit = submitWith(validateInvite, async ({ inviteCode }) => {
+    const answer = await postJson('/api/auth/verify-invite', { token: queryParam('token') ?? '', inviteCode: inviteCode.trim() });
+    if (answer.ok) {
+      markLoggedIn();
+      navigate('/MemberPage', lang);
+      return true;
+    }
+    setError(serverText(answer.data, 'error') ?? t('invite.errors.failed'));
+  });
 
   return (
     <FormCard
-      title={t('invite.title', 'Invitation code')}
-      subtitle={
-        googleEmail
-          ? t('invite.subtitleGoogle', {
-              email: googleEmail,
-              defaultValue: 'Joining with the Google account {{email}}. Enter your invitation code to finish.',
-            })
-          : t('invite.subtitle', 'Enter your invitation code to finish joining.')
-      }
-      back={<BackButton lang={lang} label={t('invite.back', 'Back')} />}
+      title={t('invite.title')}
+      subtitle={googleEmail ? t('invite.subtitleGoogle', { email: googleEmail }) : t('invite.subtitle')}
+      back={<BackButton lang={lang} label={t('invite.back')} />}
     >
       <ErrorBox id={errorId} message={error} />
       <form className="form" noValidate onSubmit={preventing(submit)}>
-        <TextField
-          label={t('invite.code', 'Invitation code')}
-          name="inviteCode"
-          value={inviteCode}
-          onChange={setInviteCode}
-          autoComplete="off"
-          invalid={!!error}
-          errorId={errorId}
-        />
-        <BusyButton busy={busy} label={t('invite.submit', 'Submit')} busyLabel={t('invite.submitting', 'Checking…')} />
+        <TextField label={t('invite.code')} {...bind('inviteCode', !!error)} autoComplete="off" />
+        <BusyButton busy={busy} label={t('invite.submit')} busyLabel={t('invite.submitting')} />
       </form>
     </FormCard>
   );

@@ -7,9 +7,11 @@ import { DEFAULT_LANGUAGE } from './languages';
 export const NAMESPACES = ['translation', 'sidebar'] as const;
 export type LocaleBundle = Partial<Record<(typeof NAMESPACES)[number], Record<string, unknown>>>;
 
-export function createI18n(lng: string, bundle: LocaleBundle): i18n {
+/** The instance for `lng` with its text; `fallback`, the default language's, fills in what `bundle` lacks. */
+export function createI18n(lng: string, bundle: LocaleBundle, fallback?: LocaleBundle): i18n {
   const instance = i18next.createInstance();
   const resources: Resource = { [lng]: bundle as Resource[string] };
+  if (fallback) resources[DEFAULT_LANGUAGE] = (lng === DEFAULT_LANGUAGE ? { ...fallback, ...bundle } : fallback) as Resource[string];
   instance.use(initReactI18next).init({
     lng,
     resources,

@@ -1,12 +1,14 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { TFunction } from 'i18next';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { createI18n } from '../lib/i18n';
 import { deviceName, fetchSessions, type MemberSession } from './sessions';
 
 afterEach(() => vi.unstubAllGlobals());
 
-/** i18next's fallback behaviour: the default text with its {{placeholders}} filled. */
-const t = ((_key: string, fallback: string, values: Record<string, string> = {}) =>
-  fallback.replace(/\{\{(\w+)\}\}/g, (_, name: string) => values[name] ?? '')) as unknown as TFunction;
+const t = createI18n('en', {
+  translation: JSON.parse(readFileSync(path.resolve(__dirname, '../../../locales/en/translation.json'), 'utf8')),
+}).t;
 
 const session = (extra: Partial<MemberSession>): MemberSession => ({ id: 'a', startedAt: 1, lastUsedAt: 2, current: false, ...extra });
 

@@ -28,7 +28,7 @@ export function LanguageMenu({ lang, languages }: { lang: Lang; languages: Langu
             aria-current={l.code === lang ? 'true' : undefined}
             onClick={() => chooseLanguage(l.code)}
           >
-            {t(`languages.${l.code}`, l.code)}
+            {t(`languages.${l.code}`, { defaultValue: l.code })}
           </a>
         </li>
       ))}
@@ -39,9 +39,9 @@ export function LanguageMenu({ lang, languages }: { lang: Lang; languages: Langu
     <>
       {languageLinks('lang-buttons')}
       <details className="dropdown lang-dropdown" data-menu="language" name="topbar-menu" onToggle={closeOtherMenus}>
-        <summary className="icon-button" aria-label={t('topbar.language', 'Language')}>
+        <summary className="icon-button" aria-label={t('topbar.language')}>
           <Icon name="language" />
-          <span className="summary-text">{t(`languages.${lang}`, lang)}</span>
+          <span className="summary-text">{t(`languages.${lang}`, { defaultValue: lang })}</span>
         </summary>
         <div className="dropdown-panel">{languageLinks('dropdown-list')}</div>
       </details>

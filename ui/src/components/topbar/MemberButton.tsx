@@ -21,16 +21,19 @@ export function MemberButton({ lang, onLoggedOut }: { lang: Lang; onLoggedOut: (
   return loggedIn ? (
     <button type="button" className="button button-quiet member-button" onClick={onLogout} disabled={busy}>
       <Icon name="logout" />
-      <span>{t('topbar.logout', 'Logout')}</span>
+      <span>{t('topbar.logout')}</span>
     </button>
   ) : (
-    <a className="button button-primary member-button" href={localizedPath('/login', lang)} onClick={() => setActiveTopBarButton('login')}>
+    <a
+      className="button button-primary member-button"
+      href={localizedPath('/login', lang)}
+      aria-label={t('topbar.memberLogin')}
+      onClick={() => setActiveTopBarButton('login')}
+    >
       <Icon name="login" />
       {/* A phone shows the short word, which the accessible name (the full one) contains. */}
-      <span className="member-label-long">{t('topbar.memberLogin', 'Member Login')}</span>
-      <span className="member-label-short" aria-hidden="true">
-        {t('topbar.memberLoginShort', 'Login')}
-      </span>
+      <span className="member-label-long">{t('topbar.memberLogin')}</span>
+      <span className="member-label-short">{t('topbar.memberLoginShort')}</span>
     </a>
   );
 }

@@ -30,15 +30,16 @@ export function SectionNav({ lang, active }: { lang: Lang; active: Section | nul
   };
 
   return (
-    <nav className="topbar-nav" aria-label={t('topbar.navLabel', 'Sections')}>
+    <nav className="topbar-nav" aria-label={t('topbar.navLabel')}>
       <a
         className={`topbar-link topbar-home${active === 'home' ? ' is-active' : ''}`}
         href={localizedPath('/', lang)}
         aria-current={active === 'home' ? 'page' : undefined}
+        aria-label={t('topbar.home')}
         onClick={onHome}
       >
         <Icon name="home" />
-        <span>{t('topbar.home', 'Home')}</span>
+        <span>{t('topbar.home')}</span>
       </a>
       <ul className="topbar-sections" ref={strip}>
         {TOP_BAR_SECTIONS.filter((section) => section.key !== 'home').map((section) => (
@@ -49,7 +50,7 @@ export function SectionNav({ lang, active }: { lang: Lang; active: Section | nul
               aria-current={active === section.key ? 'page' : undefined}
               onClick={() => setActiveTopBarButton(section.key)}
             >
-              {t(`topbar.${section.key}`, section.key)}
+              {t(`topbar.${section.key}`, { defaultValue: section.key })}
             </a>
           </li>
         ))}

@@ -1,7 +1,7 @@
 // The top bar's "more" dropdown: dark mode, search, documentation and settings.
 import { useTranslation } from 'react-i18next';
 import { Icon } from '../Icon';
-import { announceUnderDevelopment } from '../siteActions';
+import { announceUnderDevelopment, PLACEHOLDER_TOOLS } from '../siteActions';
 import { closeOtherMenus } from './dropdowns';
 import { localizedPath, type Lang } from '../../lib/languages';
 import { useDarkMode } from '../../lib/preferences';
@@ -12,7 +12,7 @@ export function ToolsMenu({ lang }: { lang: Lang }) {
 
   return (
     <details className="dropdown tools-dropdown" data-menu="tools" name="topbar-menu" onToggle={closeOtherMenus}>
-      <summary className="icon-button" aria-label={t('topbar.toolsMenu', 'More')}>
+      <summary className="icon-button" aria-label={t('topbar.toolsMenu')}>
         <Icon name="more" className="icon-more" />
       </summary>
       <div className="dropdown-panel">
@@ -21,27 +21,23 @@ export function ToolsMenu({ lang }: { lang: Lang }) {
             <button type="button" className="menu-item" aria-pressed={darkMode} onClick={toggleDarkMode}>
               <Icon name="moon" className="when-light" />
               <Icon name="sun" className="when-dark" />
-              <span>{t('common.darkMode', 'Dark mode')}</span>
+              <span>{t('common.darkMode')}</span>
             </button>
           </li>
           <li>
             <a className="menu-item" href={localizedPath('/search', lang)}>
               <Icon name="search" />
-              <span>{t('common.search', 'Search')}</span>
+              <span>{t('common.search')}</span>
             </a>
           </li>
-          <li className="needs-js">
-            <button type="button" className="menu-item" onClick={() => announceUnderDevelopment(t)}>
-              <Icon name="book" />
-              <span>{t('common.documentation', 'Documentation')}</span>
-            </button>
-          </li>
-          <li className="needs-js">
-            <button type="button" className="menu-item" onClick={() => announceUnderDevelopment(t)}>
-              <Icon name="settings" />
-              <span>{t('common.settings', 'Settings')}</span>
-            </button>
-          </li>
+          {PLACEHOLDER_TOOLS.map(({ key, icon }) => (
+            <li key={key} className="needs-js">
+              <button type="button" className="menu-item" onClick={() => announceUnderDevelopment(t)}>
+                <Icon name={icon} />
+                <span>{t(`common.${key}`)}</span>
+              </button>
+            </li>
+          ))}
         </ul>
       </div>
     </details>
