@@ -97,12 +97,7 @@ pub fn default_database_url(data_dir: &Path) -> String {
     format!("sqlite://{}?mode=rwc", data_dir.join("site.db").display())
 }
 
-/// The `feed_url` of site-config.yaml, if the file is there and names one.
+/// The `feed_url` of site-config.yaml, if the file is there and reads as site-contract's schema.
 pub fn feed_url_from_site_config(path: &Path) -> Option<String> {
-    #[derive(serde::Deserialize)]
-    struct SiteConfig {
-        feed_url: Option<String>,
-    }
-    let text = std::fs::read_to_string(path).ok()?;
-    serde_yaml::from_str::<SiteConfig>(&text).ok()?.feed_url
+    site_contract::SiteConfig::load(path).ok().map(|config| config.feed_url)
 }
