@@ -190,6 +190,52 @@ fn a_frame_for_a_route_without_a_page_fails_the_build() {
     );
 }
 
+#[test]
+fn a_top_bar_or_footer_link_without_a_page_or_a_label_fails_the_build() {
+    let err = build_error(|root| {
+        let config = root.join("site-config.yaml");
+        let text = (std::fs::read_to_string(&config).unwrap())
+            .replace("{ key: notes, link: /notes }", "{ key: notes, link: /notse }")
+            .replace("{ key: terms,", "{ key: term,");
+        std::fs::write(config, text).unwrap();
+    });
+    assert!(err.contains("top_bar: `/notse` is not the route of a page"), "{err}");
+    assert!(
+        err.contains("footer: `term` has no label: locales/en/translation.json has no `footer.term`"),
+        "{err}"
+    );
+}
+
+/// The top bar's sections and the footer's links are site-config.yaml's entries, in its order.
+#[test]
+fn the_top_bar_and_the_footer_are_the_configs_entries() {
+    let root = tempfile::tempdir().unwrap();
+    copy_dir(&fixture(), root.path());
+    let config = root.path().join("site-config.yaml");
+    let text = (std::fs::read_to_string(&config).unwrap()).replace(
+        "footer:\n  - { key: privacy, link: /climbers-deal-privacy }\n",
+        "footer:\n",
+    );
+    std::fs::write(
+        &config,
+        text.replace("top_bar:\n", "top_bar:\n  - { key: notes, link: /guide }\n"),
+    )
+    .unwrap();
+    let out = tempfile::tempdir().unwrap();
+    build(&options(root.path(), out.path())).unwrap();
+    let home = std::fs::read_to_string(out.path().join("zh/index.html")).unwrap();
+    let footer = &home[home.find("<nav class=\"footer-links\"").unwrap()..];
+    let footer = &footer[..footer.find("</nav>").unwrap()];
+    assert!(!footer.contains("climbers-deal-privacy"), "{footer}");
+    let terms = footer.find("href=\"/zh/climbers-deal-terms\"").expect(footer);
+    assert!(
+        terms < footer.find("href=\"/zh/climbers-deal-support\"").unwrap(),
+        "{footer}"
+    );
+    let sections = r#"&quot;sections&quot;:[{&quot;key&quot;:&quot;notes&quot;,&quot;route&quot;:&quot;/guide&quot;},{&quot;key&quot;:&quot;home&quot;,&quot;route&quot;:&quot;/&quot;},{&quot;key&quot;:&quot;notes&quot;,&quot;route&quot;:&quot;/notes&quot;}]"#;
+    assert!(home.contains(sections), "{home}");
+}
+
 /// The fixture site with a fourth language (Korean) added only where an owner would add one:
 /// site-config.yaml, locales/ko/ and a few `*.ko.md` files. Nothing in the code names it.
 fn site_with_a_fourth_language(root: &Path) {

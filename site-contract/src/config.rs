@@ -18,6 +18,10 @@ pub struct SiteConfig {
     pub languages: Vec<Language>,
     pub default_language: String,
     pub sidebar: Vec<MenuItem>,
+    /// The top bar's sections, in order; the one at `/` is its home button.
+    pub top_bar: Vec<NavLink>,
+    /// The footer's links, after the owner's line.
+    pub footer: Vec<NavLink>,
     #[serde(default)]
     pub collections: BTreeMap<String, Collection>,
     /// Routes whose pages get another frame than the full one (`form`, `bare`).
@@ -134,6 +138,16 @@ pub struct MenuItem {
     pub icon: String,
     #[serde(rename = "subMenu", default, skip_serializing_if = "Vec::is_empty")]
     pub sub_menu: Vec<MenuItem>,
+}
+
+/// A link of the top bar or the footer to one of the site's pages.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct NavLink {
+    /// Its label: a key under `topbar.` (top bar) or `footer.` (footer) in locales/*/translation.json.
+    pub key: String,
+    /// The English route of the page it links to, such as `/investment-basics`.
+    pub link: String,
 }
 
 #[derive(Debug, Clone, Default, Deserialize, Serialize)]

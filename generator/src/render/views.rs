@@ -214,7 +214,10 @@ impl ViewContext<'_> {
             .iter()
             .map(|l| json!({"code": l.code, "href": self.url(route, &l.code)}))
             .collect();
-        json!({"route": route, "lang": lang, "languages": languages})
+        let sections: Vec<Value> = (self.config.top_bar.iter())
+            .map(|section| json!({"key": section.key, "route": section.link}))
+            .collect();
+        json!({"route": route, "lang": lang, "languages": languages, "sections": sections})
     }
 
     /// The menu, localised, with each item's place relative to the page (`current`): the page
