@@ -236,6 +236,59 @@ fn the_top_bar_and_the_footer_are_the_configs_entries() {
     assert!(home.contains(sections), "{home}");
 }
 
+/// A page declares its island where it places it: when it hydrates, its own props and the
+/// build's facts it needs; `island: Name` alone hydrates at once with only its language.
+#[test]
+fn a_page_island_hydrates_and_gets_the_props_its_front_matter_declares() {
+    let root = tempfile::tempdir().unwrap();
+    copy_dir(&fixture(), root.path());
+    let page = |island: &str| format!("---\ntitle: T\ndescription: D.\nisland: {island}\n---\n");
+    let login = page("{ name: LoginForm, hydrate: idle, props: { next: /notes } }");
+    std::fs::write(root.path().join("content/login.en.md"), login).unwrap();
+    std::fs::write(
+        root.path().join("content/search.en.md"),
+        page("{ name: Search, data: [search_index] }"),
+    )
+    .unwrap();
+    std::fs::write(root.path().join("content/find.en.md"), page("Search")).unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let options = options(root.path(), out.path());
+    let manifest = out.path().join("assets/manifest.json");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    let with_search = text.replace("\"islands\":{", "\"islands\":{\"Search\":[\"/assets/Search-T.js\"],");
+    std::fs::write(&manifest, with_search).unwrap();
+    build(&options).unwrap();
+    let html = |file: &str| std::fs::read_to_string(out.path().join(file)).unwrap();
+    let login = html("login/index.html");
+    let placed = r#"data-island="LoginForm" data-id="loginform" data-lng="en" data-hydrate="idle" data-props="{&quot;lang&quot;:&quot;en&quot;,&quot;next&quot;:&quot;/notes&quot;}""#;
+    assert!(login.contains(placed), "{login}");
+    let search = html("search/index.html");
+    let island = &search[search.find(r#"data-island="Search""#).expect(&search)..];
+    let island = &island[..island.find('>').unwrap()];
+    assert!(island.contains("&quot;indexUrl&quot;:&quot;/"), "{island}");
+    assert!(!island.contains("data-hydrate"), "{island}");
+    let find = html("find/index.html");
+    assert!(
+        find.contains(
+            r#"data-island="Search" data-id="search" data-lng="en" data-props="{&quot;lang&quot;:&quot;en&quot;}""#
+        ),
+        "{find}"
+    );
+}
+
+#[test]
+fn an_island_placed_with_an_unknown_hydration_fails_the_build_with_file_and_line() {
+    let err = error_with_page(
+        "content/login.en.md",
+        "---\ntitle: Login\ndescription: D.\nisland: { name: LoginForm, hydrate: later }\n---\n",
+    );
+    assert!(err.contains("content/login.en.md"), "{err}");
+    assert!(
+        err.contains("unknown variant `later`, expected `load` or `idle`"),
+        "{err}"
+    );
+}
+
 /// The fixture site with a fourth language (Korean) added only where an owner would add one:
 /// site-config.yaml, locales/ko/ and a few `*.ko.md` files. Nothing in the code names it.
 fn site_with_a_fourth_language(root: &Path) {

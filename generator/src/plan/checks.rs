@@ -43,7 +43,7 @@ fn page_islands(pages: &Pages, manifest: Option<&Manifest>) -> Result<()> {
         return Ok(());
     };
     let errors = pages.all().filter(|page| !page.fallback).filter_map(|page| {
-        let name = page.source.front.island.as_ref()?;
+        let name = &page.source.front.island.as_ref()?.name;
         (!manifest.islands.contains_key(name)).then(|| {
             page.source.problem_at_key(
                 "island",
