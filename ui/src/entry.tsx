@@ -30,6 +30,15 @@ function parseProps(el: HTMLElement): Record<string, unknown> {
 /** An island's text, or null when it cannot be had: then the island's built-in wording is used. */
 type Text = Promise<LocaleBundle | null>;
 
+/**
+ * The built-in wording: the English locale files, a chunk of their own that only a page
+ * whose text cannot be had loads (the islands name keys only; their text is in locales/).
+ */
+async function builtInText(): Promise<LocaleBundle> {
+  const [translation, sidebar] = await Promise.all([import('../../locales/en/translation.json'), import('../../locales/en/sidebar.json')]);
+  return { translation: translation.default, sidebar: sidebar.default };
+}
+
 async function hydrateIsland(el: HTMLElement, text: Text, lng: string, load = loaders[el.dataset.island ?? '']) {
   const name = el.dataset.island ?? '';
   if (!load) {
@@ -51,7 +60,14 @@ async function hydrateIsland(el: HTMLElement, text: Text, lng: string, load = lo
   const [bundle] = await Promise.all([text, islandStylesReady()]);
   const id = el.dataset.id || name;
   const tree = (
-    <IslandRoot name={name} id={id} lng={lng} i18n={createI18n(lng, bundle ?? {})} Island={mod.default} props={parseProps(el)} />
+    <IslandRoot
+      name={name}
+      id={id}
+      lng={lng}
+      i18n={createI18n(lng, bundle ?? (await builtInText()))}
+      Island={mod.default}
+      props={parseProps(el)}
+    />
   );
   if (!bundle) {
     // Other words than the server's would not hydrate: the island is drawn anew, working, in its

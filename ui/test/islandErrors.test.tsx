@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act } from 'react';
 import { createRoot } from 'react-dom/client';
 import { IslandRoot } from '../src/components/IslandRoot';
+import translation from '../../locales/en/translation.json';
 import { createI18n } from '../src/lib/i18n';
 import { ChunkLoadError, CHUNK_TIMEOUT_MS, importWithTimeout, islandChunkUrl, retryLoader, showChunkError } from '../src/lib/chunks';
 import { refreshLoginStatus } from '../src/lib/session';
@@ -24,7 +25,7 @@ describe('island error boundary', () => {
     const el = document.createElement('div');
     document.body.append(el);
     const root = createRoot(el);
-    const i18n = createI18n('en', { translation: {}, sidebar: {} });
+    const i18n = createI18n('en', { translation, sidebar: {} });
     await act(async () => root.render(<IslandRoot name="Broken" id="b" lng="en" i18n={i18n} Island={Broken} props={{}} />));
     expect(el.querySelector('[role="alert"]')?.textContent).toContain('Unexpected Application Error');
     expect(el.textContent).toContain('kaput');

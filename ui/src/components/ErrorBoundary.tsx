@@ -5,7 +5,7 @@ function UnexpectedError({ error, island }: { error: Error; island: string }) {
   const { t } = useTranslation();
   return (
     <div className="island-error" role="alert" data-island-error={island}>
-      <h2>{t('errors.unexpectedTitle', 'Unexpected Application Error')}</h2>
+      <h2>{t('errors.unexpectedTitle')}</h2>
       <p>{error.message}</p>
     </div>
   );

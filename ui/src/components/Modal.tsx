@@ -60,7 +60,7 @@ export function Modal({ open, title, children, onClose, actions, closeLabel, cla
       <div className="modal-actions">
         {actions}
         <button ref={closeButton} type="button" className="button button-primary" onClick={() => ref.current?.close()}>
-          {closeLabel ?? t('modal.close', 'Close')}
+          {closeLabel ?? t('modal.close')}
         </button>
       </div>
     </dialog>

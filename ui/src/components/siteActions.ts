@@ -2,7 +2,7 @@ import type { TFunction } from 'i18next';
 
 /** Documentation and settings exist only as placeholders: the product shows an "under development" alert for them. */
 export function announceUnderDevelopment(t: TFunction): void {
-  window.alert(t('common.underDevelopment', 'This feature is under development.'));
+  window.alert(t('common.underDevelopment'));
 }
 
 /** Asks the sidebar to collapse and close its submenus (the spec's collapse-sidebar event). */

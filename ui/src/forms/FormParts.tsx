@@ -136,7 +136,7 @@ function RevealToggle({ controls, revealed, onToggle }: { controls: string; reve
   const t = useT();
   return (
     <button type="button" className="button button-quiet field-reveal needs-js" aria-controls={controls} onClick={onToggle}>
-      {revealed ? t('common.hidePassword', 'Hide password') : t('common.showPassword', 'Show password')}
+      {revealed ? t('common.hidePassword') : t('common.showPassword')}
     </button>
   );
 }

@@ -85,7 +85,7 @@ export default function BlogList({ feedUrl = '/api/feed' }: { feedUrl?: string }
     };
   }, [feedUrl]);
 
-  const note = t('blog.opensExternally', '(opens in a new tab)');
+  const note = t('blog.opensExternally');
   const current = pageOf(posts, page);
 
   const prevButton = useRef<HTMLButtonElement>(null);
@@ -103,7 +103,7 @@ export default function BlogList({ feedUrl = '/api/feed' }: { feedUrl?: string }
     return (
       <section className="blog" aria-busy="true">
         <p className="blog-loading" role="status">
-          {t('blog.loading', 'Loading posts…')}
+          {t('blog.loading')}
         </p>
       </section>
     );
@@ -113,7 +113,7 @@ export default function BlogList({ feedUrl = '/api/feed' }: { feedUrl?: string }
     return (
       <section className="blog">
         <p className="blog-empty" role="status">
-          {t('blog.empty', 'No posts to show right now. Please check back later.')}
+          {t('blog.empty')}
         </p>
       </section>
     );
@@ -121,7 +121,7 @@ export default function BlogList({ feedUrl = '/api/feed' }: { feedUrl?: string }
 
   return (
     <section className="blog">
-      <h2 className="blog-heading">{t('blog.recent', 'Recent posts')}</h2>
+      <h2 className="blog-heading">{t('blog.recent')}</h2>
       <ul className="blog-recent">
         {posts.slice(0, RECENT_COUNT).map((post) => (
           <li key={post.guid}>
@@ -131,7 +131,7 @@ export default function BlogList({ feedUrl = '/api/feed' }: { feedUrl?: string }
         ))}
       </ul>
       <h2 className="blog-heading" id={headingId} ref={listTop} tabIndex={-1}>
-        {t('blog.all', 'All posts')}
+        {t('blog.all')}
       </h2>
       <ul className="blog-cards" aria-labelledby={headingId}>
         {current.items.map((post) => (
@@ -140,11 +140,11 @@ export default function BlogList({ feedUrl = '/api/feed' }: { feedUrl?: string }
             post={post}
             date={formatDate(post.pubDate, t)}
             note={note}
-            byLine={t('blog.by', { author: post.author, defaultValue: 'By {{author}}' })}
+            byLine={t('blog.by', { author: post.author })}
           />
         ))}
       </ul>
-      <nav className="blog-pager" aria-label={t('blog.pagination', 'Post pages')}>
+      <nav className="blog-pager" aria-label={t('blog.pagination')}>
         <button
           ref={prevButton}
           type="button"
@@ -152,13 +152,13 @@ export default function BlogList({ feedUrl = '/api/feed' }: { feedUrl?: string }
           disabled={!current.hasPrevious}
           onClick={() => go(current.page - 1, 'previous')}
         >
-          {t('blog.previous', 'Previous')}
+          {t('blog.previous')}
         </button>
         <span className="blog-page" aria-live="polite">
-          {t('blog.pageOf', { page: current.page, total: current.pages, defaultValue: '第 {{page}} 頁，共 {{total}} 頁' })}
+          {t('blog.pageOf', { page: current.page, total: current.pages })}
         </span>
         <button ref={nextButton} type="button" className="button" disabled={!current.hasNext} onClick={() => go(current.page + 1, 'next')}>
-          {t('blog.next', 'Next')}
+          {t('blog.next')}
         </button>
       </nav>
     </section>

@@ -30,7 +30,7 @@ export default function ForgotPasswordForm({ lang: langProp }: { lang?: string }
       const invalid = validateForgotSend({ username, email });
       if (invalid) {
         setStatus(null);
-        setError(t(invalid, 'Please enter username and email'));
+        setError(t(invalid));
         return;
       }
       setError(null);
@@ -41,10 +41,10 @@ export default function ForgotPasswordForm({ lang: langProp }: { lang?: string }
       });
       const message = serverText(answer.data, 'message');
       if (answer.ok) {
-        setStatus(message ?? t('register.modal.sent', 'A verification code has been sent to your email.'));
+        setStatus(message ?? t('register.modal.sent'));
       } else {
         setStatus(null);
-        setError(message ?? t('forgot.errors.sendFailed', 'Send failed'));
+        setError(message ?? t('forgot.errors.sendFailed'));
       }
     });
 
@@ -52,7 +52,7 @@ export default function ForgotPasswordForm({ lang: langProp }: { lang?: string }
     run(async () => {
       const invalid = validateForgot({ username, email, code });
       if (invalid) {
-        setError(t(invalid, 'Please fill in all fields'));
+        setError(t(invalid));
         return;
       }
       setError(null);
@@ -63,22 +63,18 @@ export default function ForgotPasswordForm({ lang: langProp }: { lang?: string }
         return true;
       }
       setStatus(null);
-      setError(serverText(answer.data, 'message') ?? t('forgot.errors.verifyFailed', 'Verification failed'));
+      setError(serverText(answer.data, 'message') ?? t('forgot.errors.verifyFailed'));
     });
 
   const missing = (v: string) => !!error && !v.trim();
 
   return (
-    <FormCard
-      title={t('forgot.title', 'Forgot password')}
-      subtitle={t('forgot.subtitle', 'We will email you a verification code.')}
-      back={<BackButton lang={lang} label={t('forgot.back', 'Back')} />}
-    >
+    <FormCard title={t('forgot.title')} subtitle={t('forgot.subtitle')} back={<BackButton lang={lang} label={t('forgot.back')} />}>
       <ErrorBox id={errorId} message={error} />
       <StatusBox message={status} />
       <form className="form" noValidate onSubmit={preventing(verify)}>
         <TextField
-          label={t('forgot.username', 'Username')}
+          label={t('forgot.username')}
           name="username"
           value={username}
           onChange={setUsername}
@@ -87,7 +83,7 @@ export default function ForgotPasswordForm({ lang: langProp }: { lang?: string }
           errorId={errorId}
         />
         <TextField
-          label={t('forgot.email', 'Email')}
+          label={t('forgot.email')}
           name="email"
           type="email"
           value={email}
@@ -101,14 +97,14 @@ export default function ForgotPasswordForm({ lang: langProp }: { lang?: string }
               type="button"
               className="button form-addon-button"
               busy={sending}
-              label={t('forgot.sendCode', 'Send code')}
-              busyLabel={t('forgot.sending', 'Sending…')}
+              label={t('forgot.sendCode')}
+              busyLabel={t('forgot.sending')}
               onClick={sendCode}
             />
           }
         />
         <TextField
-          label={t('forgot.code', 'Verification code')}
+          label={t('forgot.code')}
           name="code"
           value={code}
           onChange={setCode}
@@ -117,10 +113,10 @@ export default function ForgotPasswordForm({ lang: langProp }: { lang?: string }
           invalid={missing(code)}
           errorId={errorId}
         />
-        <BusyButton busy={busy} label={t('forgot.confirm', 'Confirm')} busyLabel={t('forgot.confirming', 'Verifying…')} />
+        <BusyButton busy={busy} label={t('forgot.confirm')} busyLabel={t('forgot.confirming')} />
       </form>
-      <nav className="form-links" aria-label={t('forgot.title', 'Forgot password')}>
-        <a href={localizedPath('/login', lang)}>{t('forgot.backToLogin', 'Back to login')}</a>
+      <nav className="form-links" aria-label={t('forgot.title')}>
+        <a href={localizedPath('/login', lang)}>{t('forgot.backToLogin')}</a>
       </nav>
     </FormCard>
   );

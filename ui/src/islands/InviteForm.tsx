@@ -38,7 +38,7 @@ export default function InviteForm({ lang: langProp }: { lang?: string }) {
     run(async () => {
       const invalid = validateInvite({ inviteCode });
       if (invalid) {
-        setError(t(invalid, 'Please enter invitation code'));
+        setError(t(invalid));
         return;
       }
       setError(null);
@@ -48,26 +48,19 @@ export default function InviteForm({ lang: langProp }: { lang?: string }) {
         navigate('/MemberPage', lang);
         return true;
       }
-      setError(serverText(answer.data, 'error') ?? t('invite.errors.failed', 'Invitation code verification failed'));
+      setError(serverText(answer.data, 'error') ?? t('invite.errors.failed'));
     });
 
   return (
     <FormCard
-      title={t('invite.title', 'Invitation code')}
-      subtitle={
-        googleEmail
-          ? t('invite.subtitleGoogle', {
-              email: googleEmail,
-              defaultValue: 'Joining with the Google account {{email}}. Enter your invitation code to finish.',
-            })
-          : t('invite.subtitle', 'Enter your invitation code to finish joining.')
-      }
-      back={<BackButton lang={lang} label={t('invite.back', 'Back')} />}
+      title={t('invite.title')}
+      subtitle={googleEmail ? t('invite.subtitleGoogle', { email: googleEmail }) : t('invite.subtitle')}
+      back={<BackButton lang={lang} label={t('invite.back')} />}
     >
       <ErrorBox id={errorId} message={error} />
       <form className="form" noValidate onSubmit={preventing(submit)}>
         <TextField
-          label={t('invite.code', 'Invitation code')}
+          label={t('invite.code')}
           name="inviteCode"
           value={inviteCode}
           onChange={setInviteCode}
@@ -75,7 +68,7 @@ export default function InviteForm({ lang: langProp }: { lang?: string }) {
           invalid={!!error}
           errorId={errorId}
         />
-        <BusyButton busy={busy} label={t('invite.submit', 'Submit')} busyLabel={t('invite.submitting', 'Checking…')} />
+        <BusyButton busy={busy} label={t('invite.submit')} busyLabel={t('invite.submitting')} />
       </form>
     </FormCard>
   );

@@ -30,16 +30,11 @@ export default function LoginForm({ lang: langProp }: { lang?: string }) {
   useEffect(() => {
     const reason = queryParam('error');
     if (reason === 'google_unavailable') {
-      setError(t('login.errors.googleUnavailable', 'Google login is not available right now'));
+      setError(t('login.errors.googleUnavailable'));
     } else if (reason === 'google_failed') {
-      setError(t('login.errors.googleFailed', 'Google login failed, please try again'));
+      setError(t('login.errors.googleFailed'));
     } else if (reason === 'google_link_password') {
-      setError(
-        t(
-          'login.errors.googleLinkPassword',
-          'This Google account uses the email address of a member account. Log in with your password once to link them.',
-        ),
-      );
+      setError(t('login.errors.googleLinkPassword'));
     }
   }, [t]);
 
@@ -47,7 +42,7 @@ export default function LoginForm({ lang: langProp }: { lang?: string }) {
     run(async () => {
       const invalid = validateLogin({ username, password });
       if (invalid) {
-        setError(t(invalid, 'Please fill in username and password'));
+        setError(t(invalid));
         return;
       }
       setError(null);
@@ -57,19 +52,15 @@ export default function LoginForm({ lang: langProp }: { lang?: string }) {
         navigate('/MemberPage', lang);
         return true;
       }
-      setError(t('login.errors.failed', 'Login failed, please check username and password'));
+      setError(t('login.errors.failed'));
     });
 
   return (
-    <FormCard
-      title={t('login.title', 'Member Login')}
-      subtitle={t('login.subtitle', 'Log in to your member account.')}
-      back={<BackButton lang={lang} label={t('login.back', 'Back')} />}
-    >
+    <FormCard title={t('login.title')} subtitle={t('login.subtitle')} back={<BackButton lang={lang} label={t('login.back')} />}>
       <ErrorBox id={errorId} message={error} />
       <form className="form" noValidate onSubmit={preventing(submit)}>
         <TextField
-          label={t('login.username', 'Username')}
+          label={t('login.username')}
           name="username"
           value={username}
           onChange={setUsername}
@@ -78,7 +69,7 @@ export default function LoginForm({ lang: langProp }: { lang?: string }) {
           errorId={errorId}
         />
         <TextField
-          label={t('login.password', 'Password')}
+          label={t('login.password')}
           name="password"
           type="password"
           value={password}
@@ -87,10 +78,10 @@ export default function LoginForm({ lang: langProp }: { lang?: string }) {
           invalid={!!error && !password}
           errorId={errorId}
         />
-        <BusyButton busy={busy} label={t('login.submit', 'Login')} busyLabel={t('login.submitting', 'Logging in…')} />
+        <BusyButton busy={busy} label={t('login.submit')} busyLabel={t('login.submitting')} />
       </form>
       <p className="form-divider">
-        <span>{t('login.or', 'or')}</span>
+        <span>{t('login.or')}</span>
       </p>
       <a className="button button-google" href={GOOGLE_SIGN_IN_PATH}>
         <svg className="icon" viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
@@ -99,11 +90,11 @@ export default function LoginForm({ lang: langProp }: { lang?: string }) {
           <path fill="#FBBC05" d="M6.4 14c-.2-.6-.3-1.3-.3-2s.1-1.4.3-2V7.4H3.1a10 10 0 0 0 0 9.2L6.4 14Z" />
           <path fill="#EA4335" d="M12 6c1.5 0 2.8.5 3.8 1.5l2.9-2.9A10 10 0 0 0 3.1 7.4L6.4 10C7.2 7.7 9.4 6 12 6Z" />
         </svg>
-        {t('login.google', 'Log in with Google')}
+        {t('login.google')}
       </a>
-      <nav className="form-links" aria-label={t('login.title', 'Member Login')}>
-        <a href={localizedPath('/verifycode', lang)}>{t('login.forgot', 'Forgot password?')}</a>
-        <a href={localizedPath('/register', lang)}>{t('login.register', 'No account yet? Register')}</a>
+      <nav className="form-links" aria-label={t('login.title')}>
+        <a href={localizedPath('/verifycode', lang)}>{t('login.forgot')}</a>
+        <a href={localizedPath('/register', lang)}>{t('login.register')}</a>
       </nav>
     </FormCard>
   );

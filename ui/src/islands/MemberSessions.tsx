@@ -44,16 +44,16 @@ export default function MemberSessions() {
   return (
     <section className="member-sessions" aria-labelledby={headingId}>
       <h2 id={headingId} ref={heading} tabIndex={-1}>
-        {t('member.sessions.title', 'Your sessions')}
+        {t('member.sessions.title')}
       </h2>
-      {view.kind === 'loading' ? <p role="status">{t('member.sessions.loading', 'Loading your sessions…')}</p> : null}
+      {view.kind === 'loading' ? <p role="status">{t('member.sessions.loading')}</p> : null}
       {view.kind === 'failed' ? (
         <>
           <p className="error-box" role="alert">
-            {t('member.sessions.loadFailed', 'Your sessions could not be loaded.')}
+            {t('member.sessions.loadFailed')}
           </p>
           <button type="button" className="button" onClick={() => void load()}>
-            {t('common.retry', 'Retry')}
+            {t('common.retry')}
           </button>
         </>
       ) : null}
@@ -94,11 +94,8 @@ function SessionList({
         toLogin(lang);
         return true;
       }
-      if (answer.ok) setStatus(t('member.sessions.ended', 'That session has been logged out.'));
-      else
-        setError(
-          serverText(answer.data, 'message') ?? t('member.sessions.endFailed', 'That session could not be logged out. Please try again.'),
-        );
+      if (answer.ok) setStatus(t('member.sessions.ended'));
+      else setError(serverText(answer.data, 'message') ?? t('member.sessions.endFailed'));
       await reload();
       // Its button is gone: focus stays in the section rather than falling to the page's start.
       focusHeading();
@@ -106,9 +103,7 @@ function SessionList({
 
   return (
     <>
-      <p className="member-sessions-intro">
-        {t('member.sessions.intro', 'The browsers and devices logged in to your account. Log out any you do not recognise.')}
-      </p>
+      <p className="member-sessions-intro">{t('member.sessions.intro')}</p>
       <ErrorBox id={errorId} message={error} />
       <StatusBox message={status} />
       <ul className="session-list">
@@ -116,9 +111,7 @@ function SessionList({
           <SessionItem key={s.id} session={s} lang={lang} busy={ending === s.id} onEnd={() => void end(s)} />
         ))}
       </ul>
-      {others.length === 0 ? (
-        <p className="session-empty">{t('member.sessions.empty', 'No other browser or device is logged in to your account.')}</p>
-      ) : null}
+      {others.length === 0 ? <p className="session-empty">{t('member.sessions.empty')}</p> : null}
       <LogoutEverywhere lang={lang} onFailed={setError} />
     </>
   );
@@ -132,22 +125,20 @@ function SessionItem({ session, lang, busy, onEnd }: { session: MemberSession; l
     <li className={`session-item${session.current ? ' session-current' : ''}`}>
       <div className="session-facts">
         <strong className="session-device">{device}</strong>
-        {session.current ? <span className="session-badge">{t('member.sessions.thisDevice', 'This device')}</span> : null}
-        <span className="session-time">{t('member.sessions.started', 'Logged in {{time}}', { time: started })}</span>
-        <span className="session-time">
-          {t('member.sessions.lastUsed', 'Last used {{time}}', { time: formatTime(session.lastUsedAt, lang) })}
-        </span>
+        {session.current ? <span className="session-badge">{t('member.sessions.thisDevice')}</span> : null}
+        <span className="session-time">{t('member.sessions.started', { time: started })}</span>
+        <span className="session-time">{t('member.sessions.lastUsed', { time: formatTime(session.lastUsedAt, lang) })}</span>
       </div>
       {session.current ? null : (
         <button
           type="button"
           className="button button-quiet session-end"
-          aria-label={t('member.sessions.endLabel', 'Log out {{device}}, logged in {{time}}', { device, time: started })}
+          aria-label={t('member.sessions.endLabel', { device, time: started })}
           aria-disabled={busy || undefined}
           aria-busy={busy || undefined}
           onClick={onEnd}
         >
-          {busy ? t('member.sessions.ending', 'Logging out…') : t('member.sessions.end', 'Log out')}
+          {busy ? t('member.sessions.ending') : t('member.sessions.end')}
         </button>
       )}
     </li>
@@ -168,21 +159,19 @@ function LogoutEverywhere({ lang, onFailed }: { lang: Lang; onFailed: (message: 
         return true;
       }
       setConfirming(false);
-      onFailed(
-        serverText(answer.data, 'message') ?? t('member.sessions.everywhereFailed', 'Logging out everywhere failed. Please try again.'),
-      );
+      onFailed(serverText(answer.data, 'message') ?? t('member.sessions.everywhereFailed'));
     });
 
   return (
     <>
       <button type="button" className="button session-everywhere" onClick={() => setConfirming(true)}>
-        {t('member.sessions.everywhere', 'Log out everywhere')}
+        {t('member.sessions.everywhere')}
       </button>
       <Modal
         open={confirming}
-        title={t('member.sessions.everywhereTitle', 'Log out everywhere?')}
+        title={t('member.sessions.everywhereTitle')}
         onClose={() => setConfirming(false)}
-        closeLabel={t('member.sessions.cancel', 'Cancel')}
+        closeLabel={t('member.sessions.cancel')}
         focusClose
         actions={
           <button
@@ -192,15 +181,11 @@ function LogoutEverywhere({ lang, onFailed }: { lang: Lang; onFailed: (message: 
             aria-busy={busy || undefined}
             onClick={() => void confirm()}
           >
-            {busy
-              ? t('member.sessions.everywhereBusy', 'Logging out everywhere…')
-              : t('member.sessions.everywhereConfirm', 'Log out everywhere')}
+            {busy ? t('member.sessions.everywhereBusy') : t('member.sessions.everywhereConfirm')}
           </button>
         }
       >
-        <p>
-          {t('member.sessions.everywhereBody', 'Every browser and device logged in to your account will be logged out, this one included.')}
-        </p>
+        <p>{t('member.sessions.everywhereBody')}</p>
       </Modal>
     </>
   );

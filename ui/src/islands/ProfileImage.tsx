@@ -42,7 +42,7 @@ export default function ProfileImage({ src, alt, photo }: { src: string; alt: st
       {!revealed && (
         <button type="button" className="profile-reveal button" onClick={reveal}>
           <Icon name="eye" />
-          <span>{t('home.showPhoto', 'Show photo')}</span>
+          <span>{t('home.showPhoto')}</span>
         </button>
       )}
     </figure>

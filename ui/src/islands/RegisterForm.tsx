@@ -32,8 +32,7 @@ function useRegister(lang: Lang) {
       if (invalid) {
         setModal({
           kind: 'error',
-          message:
-            invalid === 'register.errors.emailRequired' ? t(invalid, 'Please enter email') : t(invalid, 'please enter correct format'),
+          message: invalid === 'register.errors.emailRequired' ? t(invalid) : t(invalid),
         });
         return;
       }
@@ -45,9 +44,7 @@ function useRegister(lang: Lang) {
       // The answer is only logged; the modal says what happened.
       console.info('send-email', answer.status, answer.data);
       setModal(
-        answer.ok
-          ? { kind: 'sent', message: t('register.modal.sent', 'A verification code has been sent to your email.') }
-          : { kind: 'sendError', message: t('register.errors.emailFailed', 'Email sending failed, please try again later') },
+        answer.ok ? { kind: 'sent', message: t('register.modal.sent') } : { kind: 'sendError', message: t('register.errors.emailFailed') },
       );
     });
 
@@ -55,7 +52,7 @@ function useRegister(lang: Lang) {
     run(async () => {
       const invalid = validateRegister(fields);
       if (invalid) {
-        setError(t(invalid, 'Please fill in all fields'));
+        setError(t(invalid));
         return;
       }
       setError(null);
@@ -68,10 +65,10 @@ function useRegister(lang: Lang) {
       });
       if (answer.ok) {
         console.info('register', answer.data);
-        setModal({ kind: 'success', message: t('register.modal.success', 'Your account has been created. Please log in.') });
+        setModal({ kind: 'success', message: t('register.modal.success') });
         return;
       }
-      const message = serverText(answer.data, 'error') ?? t('register.errors.failed', 'Registration failed');
+      const message = serverText(answer.data, 'error') ?? t('register.errors.failed');
       setError(message);
       setModal({ kind: 'failure', message });
     });
@@ -92,22 +89,22 @@ function useRegister(lang: Lang) {
 function RegisterModal({ modal, onClose }: { modal: ModalState; onClose: () => void }) {
   const t = useT();
   const titles: Record<NonNullable<ModalState>['kind'], string> = {
-    error: t('register.modal.errorTitle', 'error'),
-    sendError: t('register.modal.sendErrorTitle', 'Error'),
-    failure: t('register.modal.failureTitle', 'Error'),
-    sent: t('register.modal.sentTitle', 'Code sent'),
-    success: t('register.modal.successTitle', 'Registration successful'),
+    error: t('register.modal.errorTitle'),
+    sendError: t('register.modal.sendErrorTitle'),
+    failure: t('register.modal.failureTitle'),
+    sent: t('register.modal.sentTitle'),
+    success: t('register.modal.successTitle'),
   };
   return (
     <Modal
       open={modal !== null}
       title={modal ? titles[modal.kind] : ''}
       onClose={onClose}
-      closeLabel={t('register.modal.close', 'Close')}
+      closeLabel={t('register.modal.close')}
       className={modal?.kind === 'success' || modal?.kind === 'sent' ? 'modal-success' : 'modal-error'}
       actions={
         <button type="button" className="button" onClick={onClose}>
-          {t('register.modal.confirm', 'OK')}
+          {t('register.modal.confirm')}
         </button>
       }
     >
@@ -131,23 +128,19 @@ export default function RegisterForm({ lang: langProp }: { lang?: string }) {
   });
 
   return (
-    <FormCard
-      title={t('register.title', 'Register')}
-      subtitle={t('register.subtitle', 'Membership is by invitation.')}
-      back={<BackButton lang={lang} label={t('register.back', 'Back')} />}
-    >
+    <FormCard title={t('register.title')} subtitle={t('register.subtitle')} back={<BackButton lang={lang} label={t('register.back')} />}>
       <ErrorBox id={errorId} message={error} />
       <form className="form" noValidate onSubmit={preventing(submit)}>
-        <TextField label={t('register.username', 'Username')} {...field('username')} autoComplete="username" />
+        <TextField label={t('register.username')} {...field('username')} autoComplete="username" />
         <TextField
-          label={t('register.password', 'Password')}
+          label={t('register.password')}
           {...field('password')}
           type="password"
           autoComplete="new-password"
-          hint={t('register.passwordRule', 'The password must be between 12 and 128 characters long.')}
+          hint={t('register.passwordRule')}
         />
         <TextField
-          label={t('register.email', 'Email')}
+          label={t('register.email')}
           {...field('email')}
           type="email"
           autoComplete="email"
@@ -157,23 +150,18 @@ export default function RegisterForm({ lang: langProp }: { lang?: string }) {
               type="button"
               className="button form-addon-button"
               busy={sending}
-              label={t('register.sendCode', 'Send code')}
-              busyLabel={t('register.sending', 'Sending…')}
+              label={t('register.sendCode')}
+              busyLabel={t('register.sending')}
               onClick={sendCode}
             />
           }
         />
-        <TextField
-          label={t('register.emailCode', 'Email verification code')}
-          {...field('emailVerificationCode')}
-          autoComplete="one-time-code"
-          inputMode="numeric"
-        />
-        <TextField label={t('register.invitationCode', 'Invitation code')} {...field('invitationCode')} autoComplete="off" />
-        <BusyButton busy={busy} label={t('register.submit', 'Register')} busyLabel={t('register.submitting', 'Registering…')} />
+        <TextField label={t('register.emailCode')} {...field('emailVerificationCode')} autoComplete="one-time-code" inputMode="numeric" />
+        <TextField label={t('register.invitationCode')} {...field('invitationCode')} autoComplete="off" />
+        <BusyButton busy={busy} label={t('register.submit')} busyLabel={t('register.submitting')} />
       </form>
-      <nav className="form-links" aria-label={t('register.title', 'Register')}>
-        <a href={localizedPath('/login', lang)}>{t('register.haveAccount', 'Already a member? Login')}</a>
+      <nav className="form-links" aria-label={t('register.title')}>
+        <a href={localizedPath('/login', lang)}>{t('register.haveAccount')}</a>
       </nav>
       <RegisterModal modal={modal} onClose={closeModal} />
     </FormCard>

@@ -41,44 +41,40 @@ export default function ResetPasswordForm({ lang: langProp }: { lang?: string })
       if (!validState(state)) return;
       const invalid = validateReset({ newPassword, confirmPassword });
       if (invalid) {
-        setError(
-          invalid === 'reset.errors.mismatch'
-            ? t(invalid, 'The two passwords entered do not match')
-            : t(invalid, 'Please fill in all fields'),
-        );
+        setError(invalid === 'reset.errors.mismatch' ? t(invalid) : t(invalid));
         return;
       }
       setError(null);
       const answer = await postJson('/api/reset-password', { username: state.username, newPassword }, { token: state.token });
       const message = serverText(answer.data, 'message');
       if (answer.ok) {
-        setStatus(`${message ?? ''} ${t('reset.redirecting', 'Going to the login page…')}`.trim());
+        setStatus(`${message ?? ''} ${t('reset.redirecting')}`.trim());
         timer.current = setTimeout(() => navigate('/login', lang), RESET_REDIRECT_MS);
         return true;
       }
-      setError(message ?? t('reset.errors.failed', 'Reset failed'));
+      setError(message ?? t('reset.errors.failed'));
     });
 
   if (state === null) {
     return (
-      <FormCard title={t('reset.illegalTitle', 'Illegal entry')} back={<BackButton lang={lang} label={t('reset.back', 'Back')} />}>
+      <FormCard title={t('reset.illegalTitle')} back={<BackButton lang={lang} label={t('reset.back')} />}>
         <p className="error-box form-error-block" role="alert">
-          {t('reset.illegalBody', 'Please complete the verification step first')}
+          {t('reset.illegalBody')}
         </p>
-        <nav className="form-links" aria-label={t('reset.title', 'Reset password')}>
-          <a href={localizedPath('/verifycode', lang)}>{t('reset.toVerify', 'Go to verification')}</a>
+        <nav className="form-links" aria-label={t('reset.title')}>
+          <a href={localizedPath('/verifycode', lang)}>{t('reset.toVerify')}</a>
         </nav>
       </FormCard>
     );
   }
 
   return (
-    <FormCard title={t('reset.title', 'Reset password')} back={<BackButton lang={lang} label={t('reset.back', 'Back')} />}>
+    <FormCard title={t('reset.title')} back={<BackButton lang={lang} label={t('reset.back')} />}>
       <ErrorBox id={errorId} message={error} />
       <StatusBox message={status} />
       <form className="form" noValidate onSubmit={preventing(submit)}>
         <TextField
-          label={t('reset.newPassword', 'New password')}
+          label={t('reset.newPassword')}
           name="newPassword"
           type="password"
           value={newPassword}
@@ -88,7 +84,7 @@ export default function ResetPasswordForm({ lang: langProp }: { lang?: string })
           errorId={errorId}
         />
         <TextField
-          label={t('reset.confirmPassword', 'Confirm password')}
+          label={t('reset.confirmPassword')}
           name="confirmPassword"
           type="password"
           value={confirmPassword}
@@ -97,7 +93,7 @@ export default function ResetPasswordForm({ lang: langProp }: { lang?: string })
           invalid={!!error}
           errorId={errorId}
         />
-        <BusyButton busy={busy} label={t('reset.submit', 'Confirm reset')} busyLabel={t('reset.submitting', 'Resetting…')} />
+        <BusyButton busy={busy} label={t('reset.submit')} busyLabel={t('reset.submitting')} />
       </form>
     </FormCard>
   );

@@ -107,13 +107,11 @@ function useAnswer(phase: Phase, index: ChunkedIndex | null, query: string, lang
 
 /** The status line: what is being loaded or searched, or how many results there are. */
 function statusText(t: TFunction, phase: Phase, busy: boolean, outcome: ChunkedOutcome | null): string {
-  if (phase === 'loadingTranslations') return t('search.loadingTranslations', 'Loading translations…');
-  if (busy) return t('search.searching', 'Searching…');
+  if (phase === 'loadingTranslations') return t('search.loadingTranslations');
+  if (busy) return t('search.searching');
   if (outcome?.kind !== 'results') return '';
   const count = outcome.results.length;
-  return outcome.more
-    ? t('search.countFirst', { count, defaultValue: 'Showing the first {{count}} results' })
-    : t('search.count', { count, defaultValue: '{{count}} results' });
+  return outcome.more ? t('search.countFirst', { count }) : t('search.count', { count });
 }
 
 /** No page matched: the hint, then a page the query misspells, the recommended pages or home. */
@@ -122,16 +120,12 @@ function NoMatch({ outcome, answered, pageLang }: { outcome: ChunkedOutcome; ans
   const fallback = outcome.results[0]?.kind === 'fallback';
   return (
     <div className="search-empty">
-      <p className="search-no-results">{t('search.noResults', { query: answered, defaultValue: 'No results for “{{query}}”' })}</p>
-      <p className="search-hint">{t('search.hint', 'Try to press Search Button')}</p>
+      <p className="search-no-results">{t('search.noResults', { query: answered })}</p>
+      <p className="search-hint">{t('search.hint')}</p>
       <p className="search-suggest">
-        {fallback
-          ? t('search.fallback', 'Search is not available right now. Go to the home page:')
-          : outcome.kind === 'fuzzy'
-            ? t('search.didYouMean', 'Did you mean:')
-            : t('search.recommended', 'Recommended pages:')}
+        {fallback ? t('search.fallback') : outcome.kind === 'fuzzy' ? t('search.didYouMean') : t('search.recommended')}
       </p>
-      <ResultList results={outcome.results} pageLang={pageLang} label={t('search.results', 'Search results')} />
+      <ResultList results={outcome.results} pageLang={pageLang} label={t('search.results')} />
     </div>
   );
 }
@@ -153,7 +147,7 @@ function SearchBox({
   return (
     <form className="search-form" role="search" onSubmit={onSubmit}>
       <label className="search-label" htmlFor={inputId}>
-        {t('search.label', 'Search the site')}
+        {t('search.label')}
       </label>
       <div className="search-row">
         <input
@@ -164,12 +158,12 @@ function SearchBox({
           name="q"
           value={value}
           onChange={(e) => onInput(e.target.value)}
-          placeholder={t('search.placeholder', 'Search articles, notes and pages')}
+          placeholder={t('search.placeholder')}
           autoComplete="off"
           enterKeyHint="search"
         />
         <button type="submit" className="button button-primary search-button">
-          {t('search.button', 'Search')}
+          {t('search.button')}
         </button>
       </div>
     </form>
@@ -227,12 +221,10 @@ export default function Search({ indexUrl, lang: langProp }: { indexUrl: string;
       >
         {status}
       </p>
-      {outcome?.kind === 'results' ? (
-        <ResultList results={outcome.results} pageLang={lang} label={t('search.results', 'Search results')} />
-      ) : null}
+      {outcome?.kind === 'results' ? <ResultList results={outcome.results} pageLang={lang} label={t('search.results')} /> : null}
       {outcome?.kind === 'results' && outcome.more ? (
         <button type="button" className="button search-more" onClick={() => setLimit(outcome.results.length + RESULT_LIMIT)}>
-          {t('search.more', 'Show more results')}
+          {t('search.more')}
         </button>
       ) : null}
       {outcome && outcome.kind !== 'results' ? <NoMatch outcome={outcome} answered={answered} pageLang={lang} /> : null}

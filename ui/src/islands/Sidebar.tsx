@@ -24,16 +24,8 @@ export interface SidebarProps {
   menu: MenuItem[];
 }
 
-/**
- * The footer buttons' tooltips are in Traditional Chinese on every page, as the product has them; their
- * accessible names follow the page language through `sidebarTips.*`, with these as the default.
- */
-const TOOLTIPS = {
-  darkMode: '切換深色模式',
-  search: '搜尋',
-  documentation: '文件',
-  settings: '設定',
-} as const;
+/** The footer buttons, each with a tooltip (`sidebarTips.tooltips.*`) and an accessible name (`sidebarTips.*`). */
+type FooterButton = 'darkMode' | 'search' | 'documentation' | 'settings';
 
 /** On a phone a tapped item closes the drawer again after this long, as the sidebar always has. */
 const MOBILE_COLLAPSE_MS = 500;
@@ -81,7 +73,7 @@ export default function Sidebar({ lang: langProp, menu }: SidebarProps) {
           <li key={item.titleKey} className={`sidebar-item${current ? ' is-active' : ''}`}>
             <a className="sidebar-link" href={item.link} aria-current={item.current === 'page' ? 'page' : undefined} onClick={onItemClick}>
               <Icon name={item.icon} />
-              <span className="sidebar-label">{t(item.titleKey, { ns: 'sidebar', defaultValue: item.titleKey })}</span>
+              <span className="sidebar-label">{t(item.titleKey, { ns: 'sidebar' })}</span>
             </a>
             {item.subMenu && item.subMenu.length > 0 && (
               <>
@@ -90,7 +82,7 @@ export default function Sidebar({ lang: langProp, menu }: SidebarProps) {
                   className="sidebar-expand icon-button"
                   aria-expanded={open}
                   aria-controls={subId}
-                  aria-label={t(open ? 'sidebarTips.collapse' : 'sidebarTips.expand', open ? '收合' : '展開')}
+                  aria-label={t(open ? 'sidebarTips.collapse' : 'sidebarTips.expand')}
                   onClick={() => toggleSubMenu(item.titleKey)}
                 >
                   <Icon name="chevron" />
@@ -106,20 +98,18 @@ export default function Sidebar({ lang: langProp, menu }: SidebarProps) {
     </ul>
   );
 
-  const label = (key: keyof typeof TOOLTIPS) => t(`sidebarTips.${key}`, TOOLTIPS[key]);
+  const label = (key: FooterButton) => t(`sidebarTips.${key}`);
+  // The tooltips are in Traditional Chinese on every page, as the product has them: every locale
+  // holds the same Chinese text.
+  const tooltip = (key: FooterButton) => t(`sidebarTips.tooltips.${key}`);
 
   return (
     <>
       {drawerOpen && <div className="drawer-scrim" aria-hidden="true" onClick={close} />}
-      <aside
-        ref={aside}
-        id={DRAWER_ID}
-        className={`sidebar${drawerOpen ? ' is-open' : ''}`}
-        aria-label={t('navLabel', { ns: 'sidebar', defaultValue: 'Site menu' })}
-      >
+      <aside ref={aside} id={DRAWER_ID} className={`sidebar${drawerOpen ? ' is-open' : ''}`} aria-label={t('navLabel', { ns: 'sidebar' })}>
         <div className="drawer-head">
-          <span className="drawer-title">{t('topbar.menu', 'Menu')}</span>
-          <button type="button" className="icon-button drawer-close" aria-label={t('topbar.closeMenu', 'Close menu')} onClick={close}>
+          <span className="drawer-title">{t('topbar.menu')}</span>
+          <button type="button" className="icon-button drawer-close" aria-label={t('topbar.closeMenu')} onClick={close}>
             <Icon name="close" />
           </button>
         </div>
@@ -128,7 +118,7 @@ export default function Sidebar({ lang: langProp, menu }: SidebarProps) {
           <button
             type="button"
             className="icon-button needs-js"
-            title={TOOLTIPS.darkMode}
+            title={tooltip('darkMode')}
             aria-label={label('darkMode')}
             aria-pressed={darkMode}
             onClick={toggleDarkMode}
@@ -136,13 +126,13 @@ export default function Sidebar({ lang: langProp, menu }: SidebarProps) {
             <Icon name="moon" className="when-light" />
             <Icon name="sun" className="when-dark" />
           </button>
-          <a className="icon-button" href={localizedPath('/search', lang)} title={TOOLTIPS.search} aria-label={label('search')}>
+          <a className="icon-button" href={localizedPath('/search', lang)} title={tooltip('search')} aria-label={label('search')}>
             <Icon name="search" />
           </a>
           <button
             type="button"
             className="icon-button needs-js"
-            title={TOOLTIPS.documentation}
+            title={tooltip('documentation')}
             aria-label={label('documentation')}
             onClick={() => announceUnderDevelopment(t)}
           >
@@ -151,7 +141,7 @@ export default function Sidebar({ lang: langProp, menu }: SidebarProps) {
           <button
             type="button"
             className="icon-button needs-js"
-            title={TOOLTIPS.settings}
+            title={tooltip('settings')}
             aria-label={label('settings')}
             onClick={() => announceUnderDevelopment(t)}
           >

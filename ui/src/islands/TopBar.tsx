@@ -51,8 +51,8 @@ export default function TopBar({ route, lang: langProp, languages, sections }: T
         <ToolsMenu lang={lang} />
         {active !== 'login' && <MemberButton lang={lang} onLoggedOut={() => setLoggedOutNotice(true)} />}
       </div>
-      <Modal open={loggedOutNotice} title={t('modal.hint', 'hint')} onClose={() => window.location.assign(localizedPath('/', lang))}>
-        <p>{t('modal.loggedOut', 'You have logged out.')}</p>
+      <Modal open={loggedOutNotice} title={t('modal.hint')} onClose={() => window.location.assign(localizedPath('/', lang))}>
+        <p>{t('modal.loggedOut')}</p>
       </Modal>
     </header>
   );

@@ -15,14 +15,14 @@ export default function Welcome() {
     <Modal
       open={!seen}
       className="welcome"
-      title={t('welcome.title', 'Welcome')}
+      title={t('welcome.title')}
       onClose={() => {
         welcomeDone();
         markSeen();
       }}
-      closeLabel={t('welcome.dismiss', 'Start reading')}
+      closeLabel={t('welcome.dismiss')}
     >
-      <p>{t('welcome.content', 'Notes on investing and company valuation, and the projects I build.')}</p>
+      <p>{t('welcome.content')}</p>
     </Modal>
   );
 }

@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { TFunction } from 'i18next';
+import translation from '../../../locales/en/translation.json';
+import { createI18n } from '../lib/i18n';
 import { deviceName, fetchSessions, type MemberSession } from './sessions';
 
 afterEach(() => vi.unstubAllGlobals());
 
-/** i18next's fallback behaviour: the default text with its {{placeholders}} filled. */
-const t = ((_key: string, fallback: string, values: Record<string, string> = {}) =>
-  fallback.replace(/\{\{(\w+)\}\}/g, (_, name: string) => values[name] ?? '')) as unknown as TFunction;
+/** The English text, as a page in English has it. */
+const { t } = createI18n('en', { translation });
 
 const session = (extra: Partial<MemberSession>): MemberSession => ({ id: 'a', startedAt: 1, lastUsedAt: 2, current: false, ...extra });
 

@@ -41,8 +41,8 @@ export async function fetchSessions(): Promise<SessionsAnswer> {
 /** "Firefox on Windows", or as much of it as the login's browser told. */
 export function deviceName(session: MemberSession, t: TFunction): string {
   const { browser, os } = session;
-  if (browser && os) return t('member.sessions.device', '{{browser}} on {{os}}', { browser, os });
-  return browser ?? os ?? t('member.sessions.unknownDevice', 'Unknown device');
+  if (browser && os) return t('member.sessions.device', { browser, os });
+  return browser ?? os ?? t('member.sessions.unknownDevice');
 }
 
 /** A moment in the page language's own way of writing dates. */

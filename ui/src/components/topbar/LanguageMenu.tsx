@@ -39,7 +39,7 @@ export function LanguageMenu({ lang, languages }: { lang: Lang; languages: Langu
     <>
       {languageLinks('lang-buttons')}
       <details className="dropdown lang-dropdown" data-menu="language" name="topbar-menu" onToggle={closeOtherMenus}>
-        <summary className="icon-button" aria-label={t('topbar.language', 'Language')}>
+        <summary className="icon-button" aria-label={t('topbar.language')}>
           <Icon name="language" />
           <span className="summary-text">{t(`languages.${lang}`, lang)}</span>
         </summary>

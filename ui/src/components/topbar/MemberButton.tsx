@@ -21,15 +21,15 @@ export function MemberButton({ lang, onLoggedOut }: { lang: Lang; onLoggedOut: (
   return loggedIn ? (
     <button type="button" className="button button-quiet member-button" onClick={onLogout} disabled={busy}>
       <Icon name="logout" />
-      <span>{t('topbar.logout', 'Logout')}</span>
+      <span>{t('topbar.logout')}</span>
     </button>
   ) : (
     <a className="button button-primary member-button" href={localizedPath('/login', lang)} onClick={() => setActiveTopBarButton('login')}>
       <Icon name="login" />
       {/* A phone shows the short word, which the accessible name (the full one) contains. */}
-      <span className="member-label-long">{t('topbar.memberLogin', 'Member Login')}</span>
+      <span className="member-label-long">{t('topbar.memberLogin')}</span>
       <span className="member-label-short" aria-hidden="true">
-        {t('topbar.memberLoginShort', 'Login')}
+        {t('topbar.memberLoginShort')}
       </span>
     </a>
   );

@@ -24,7 +24,7 @@ export function MenuButton() {
       className="icon-button menu-button needs-js"
       aria-controls={DRAWER_ID}
       aria-expanded={open}
-      aria-label={t('topbar.menu', 'Menu')}
+      aria-label={t('topbar.menu')}
       onClick={toggleDrawer}
     >
       <Icon name="menu" />

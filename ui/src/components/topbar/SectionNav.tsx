@@ -37,7 +37,7 @@ export function SectionNav({ lang, active, sections }: SectionNavProps) {
 
   const home = sections.find((section) => section.route === '/');
   return (
-    <nav className="topbar-nav" aria-label={t('topbar.navLabel', 'Sections')}>
+    <nav className="topbar-nav" aria-label={t('topbar.navLabel')}>
       {home && (
         <a
           className={`topbar-link topbar-home${active === home.key ? ' is-active' : ''}`}
@@ -60,7 +60,7 @@ export function SectionNav({ lang, active, sections }: SectionNavProps) {
                 aria-current={active === section.key ? 'page' : undefined}
                 onClick={() => setActiveTopBarButton(section.key)}
               >
-                {t(`topbar.${section.key}`, section.key)}
+                {t(`topbar.${section.key}`)}
               </a>
             </li>
           ))}

@@ -12,7 +12,7 @@ export function ToolsMenu({ lang }: { lang: Lang }) {
 
   return (
     <details className="dropdown tools-dropdown" data-menu="tools" name="topbar-menu" onToggle={closeOtherMenus}>
-      <summary className="icon-button" aria-label={t('topbar.toolsMenu', 'More')}>
+      <summary className="icon-button" aria-label={t('topbar.toolsMenu')}>
         <Icon name="more" className="icon-more" />
       </summary>
       <div className="dropdown-panel">
@@ -21,25 +21,25 @@ export function ToolsMenu({ lang }: { lang: Lang }) {
             <button type="button" className="menu-item" aria-pressed={darkMode} onClick={toggleDarkMode}>
               <Icon name="moon" className="when-light" />
               <Icon name="sun" className="when-dark" />
-              <span>{t('common.darkMode', 'Dark mode')}</span>
+              <span>{t('common.darkMode')}</span>
             </button>
           </li>
           <li>
             <a className="menu-item" href={localizedPath('/search', lang)}>
               <Icon name="search" />
-              <span>{t('common.search', 'Search')}</span>
+              <span>{t('common.search')}</span>
             </a>
           </li>
           <li className="needs-js">
             <button type="button" className="menu-item" onClick={() => announceUnderDevelopment(t)}>
               <Icon name="book" />
-              <span>{t('common.documentation', 'Documentation')}</span>
+              <span>{t('common.documentation')}</span>
             </button>
           </li>
           <li className="needs-js">
             <button type="button" className="menu-item" onClick={() => announceUnderDevelopment(t)}>
               <Icon name="settings" />
-              <span>{t('common.settings', 'Settings')}</span>
+              <span>{t('common.settings')}</span>
             </button>
           </li>
         </ul>
