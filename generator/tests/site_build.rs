@@ -447,6 +447,39 @@ async fn a_fourth_language_needs_only_config_locales_and_content() {
     assert_server_serves_korean(dist).await;
 }
 
+/// The fourth language's pages through the real UI renderer (the UI build's `ui/.ssr/render.mjs`,
+/// which `make site` writes before the tests run): its islands are drawn in Korean from
+/// `locales/ko/`, which no code names.
+#[test]
+fn a_fourth_language_renders_its_islands_with_the_real_ui_renderer() {
+    let renderer = manifest_dir().join("../ui/.ssr/render.mjs");
+    assert!(
+        renderer.exists(),
+        "{} is missing: build the UI first (`make site`)",
+        renderer.display()
+    );
+    let root = tempfile::tempdir().unwrap();
+    site_with_a_fourth_language(root.path());
+    let out = tempfile::tempdir().unwrap();
+    let options = BuildOptions {
+        server_bundle: renderer,
+        ..options(root.path(), out.path())
+    };
+    build(&options).unwrap();
+    let note = std::fs::read_to_string(out.path().join("ko/notes/first/index.html")).unwrap();
+    let sidebar = &note[note.find(r#"data-island="Sidebar""#).expect("a sidebar")..];
+    let sidebar = &sidebar[..sidebar.find("</nav>").expect("the sidebar's menu")];
+    assert!(sidebar.contains(r#"data-lng="ko""#), "{sidebar}");
+    assert!(
+        sidebar.contains(">노트</span>"),
+        "drawn with locales/ko/sidebar.json: {sidebar}"
+    );
+    assert!(
+        !sidebar.contains("data-rendered"),
+        "not the fixture's stand-in renderer: {sidebar}"
+    );
+}
+
 /// The error of building the fixture site after `edit`, which `site check` must give too.
 fn build_error(edit: impl FnOnce(&Path)) -> String {
     let root = tempfile::tempdir().unwrap();
