@@ -2,7 +2,9 @@
 // the one list of the site's languages, and from locales/: the few words each language needs
 // before its translation file has loaded, or when it cannot load (the search page's route labels,
 // the retry button of an island whose script failed). The generator and the server read the same
-// files. The build, the type check and the tests run it first (package.json).
+// files. The build, the type check and the tests run it first (package.json). The file's schema
+// is site-contract's `SiteConfig`, which the generator checks; this runs before any Rust is built,
+// so it reads only the three facts it needs (each language's code and tag, default_language).
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -155,16 +155,11 @@ mod tests {
 
     #[test]
     fn the_languages_are_site_config_yamls() {
-        let config: serde_yaml::Value =
-            serde_yaml::from_str(include_str!("../../site-config.yaml")).expect("site-config.yaml");
-        let codes: Vec<&str> = config["languages"]
-            .as_sequence()
-            .unwrap()
-            .iter()
-            .map(|l| l["code"].as_str().unwrap())
-            .collect();
+        let config =
+            site_contract::SiteConfig::parse(include_str!("../../site-config.yaml")).expect("site-config.yaml");
+        let codes: Vec<&str> = config.language_codes().collect();
         assert_eq!(Lang::all().map(Lang::code).collect::<Vec<_>>(), codes);
-        assert_eq!(Lang::DEFAULT.code(), config["default_language"].as_str().unwrap());
+        assert_eq!(Lang::DEFAULT.code(), config.default_language);
         assert_eq!(Lang::from_tag("zh-TW").map(Lang::tag), Some("zh-Hant"));
         assert_eq!(Lang::from_tag("ja").map(Lang::page_prefix), Some("/ja"));
         assert_eq!(Lang::DEFAULT.page_prefix(), "");

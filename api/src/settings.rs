@@ -93,12 +93,37 @@ pub fn default_database_url(data_dir: &Path) -> String {
     format!("sqlite://{}?mode=rwc", data_dir.join("site.db").display())
 }
 
-/// The `feed_url` of site-config.yaml, if the file is there and names one.
+/// The `feed_url` of site-config.yaml, if the file is there and reads as site-contract's schema;
+/// a file that does not is logged, since /api/feed then has no default feed.
 pub fn feed_url_from_site_config(path: &Path) -> Option<String> {
-    #[derive(serde::Deserialize)]
-    struct SiteConfig {
-        feed_url: Option<String>,
+    match site_contract::SiteConfig::load(path) {
+        Ok(config) => Some(config.feed_url),
+        Err(err) if path.exists() => {
+            tracing::warn!("/api/feed has no default feed: {err:#}");
+            None
+        }
+        Err(_) => None,
     }
-    let text = std::fs::read_to_string(path).ok()?;
-    serde_yaml::from_str::<SiteConfig>(&text).ok()?.feed_url
+}
+
+#[cfg(test)]
+mod tests {
+    use super::feed_url_from_site_config;
+
+    #[test]
+    fn the_default_feed_is_site_config_yamls_feed_url() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("site-config.yaml");
+        let text = include_str!("../../site-config.yaml");
+        let line = text.lines().find(|l| l.starts_with("feed_url:")).expect("a feed_url");
+        std::fs::write(&path, text.replace(line, "feed_url: https://blog.example/feed")).unwrap();
+        assert_eq!(
+            feed_url_from_site_config(&path).as_deref(),
+            Some("https://blog.example/feed")
+        );
+        // A file that is not site-config.yaml's schema names no feed, as a missing one.
+        std::fs::write(&path, format!("{text}\nfeed_ur1: x\n")).unwrap();
+        assert_eq!(feed_url_from_site_config(&path), None);
+        assert_eq!(feed_url_from_site_config(&dir.path().join("missing.yaml")), None);
+    }
 }

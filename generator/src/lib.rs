@@ -32,7 +32,7 @@ pub mod content {
 
 /// The Markdown renderer, as the build renders each page.
 pub mod markdown {
-    pub use crate::model::markdown::phrases::PhraseModel;
+    pub use crate::model::markdown::phrases::{model as phrase_model, PhraseModel};
     pub use crate::model::markdown::{render, MarkdownError, RenderOptions, Rendered};
 }
 

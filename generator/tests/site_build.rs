@@ -190,6 +190,105 @@ fn a_frame_for_a_route_without_a_page_fails_the_build() {
     );
 }
 
+#[test]
+fn a_top_bar_or_footer_link_without_a_page_or_a_label_fails_the_build() {
+    let err = build_error(|root| {
+        let config = root.join("site-config.yaml");
+        let text = (std::fs::read_to_string(&config).unwrap())
+            .replace("{ key: notes, link: /notes }", "{ key: notes, link: /notse }")
+            .replace("{ key: terms,", "{ key: term,");
+        std::fs::write(config, text).unwrap();
+    });
+    assert!(err.contains("top_bar: `/notse` is not the route of a page"), "{err}");
+    assert!(
+        err.contains("footer: `term` has no label: locales/en/translation.json has no `footer.term`"),
+        "{err}"
+    );
+}
+
+/// The top bar's sections and the footer's links are site-config.yaml's entries, in its order.
+#[test]
+fn the_top_bar_and_the_footer_are_the_configs_entries() {
+    let root = tempfile::tempdir().unwrap();
+    copy_dir(&fixture(), root.path());
+    let config = root.path().join("site-config.yaml");
+    let text = (std::fs::read_to_string(&config).unwrap()).replace(
+        "footer:\n  - { key: privacy, link: /climbers-deal-privacy }\n",
+        "footer:\n",
+    );
+    std::fs::write(
+        &config,
+        text.replace("top_bar:\n", "top_bar:\n  - { key: notes, link: /guide }\n"),
+    )
+    .unwrap();
+    let out = tempfile::tempdir().unwrap();
+    build(&options(root.path(), out.path())).unwrap();
+    let home = std::fs::read_to_string(out.path().join("zh/index.html")).unwrap();
+    let footer = &home[home.find("<nav class=\"footer-links\"").unwrap()..];
+    let footer = &footer[..footer.find("</nav>").unwrap()];
+    assert!(!footer.contains("climbers-deal-privacy"), "{footer}");
+    let terms = footer.find("href=\"/zh/climbers-deal-terms\"").expect(footer);
+    assert!(
+        terms < footer.find("href=\"/zh/climbers-deal-support\"").unwrap(),
+        "{footer}"
+    );
+    let sections = r#"&quot;sections&quot;:[{&quot;key&quot;:&quot;notes&quot;,&quot;route&quot;:&quot;/guide&quot;},{&quot;key&quot;:&quot;home&quot;,&quot;route&quot;:&quot;/&quot;},{&quot;key&quot;:&quot;notes&quot;,&quot;route&quot;:&quot;/notes&quot;}]"#;
+    assert!(home.contains(sections), "{home}");
+}
+
+/// A page declares its island where it places it: when it hydrates, its own props and the
+/// build's facts it needs; `island: Name` alone hydrates at once with only its language.
+#[test]
+fn a_page_island_hydrates_and_gets_the_props_its_front_matter_declares() {
+    let root = tempfile::tempdir().unwrap();
+    copy_dir(&fixture(), root.path());
+    let page = |island: &str| format!("---\ntitle: T\ndescription: D.\nisland: {island}\n---\n");
+    let login = page("{ name: LoginForm, hydrate: idle, props: { next: /notes } }");
+    std::fs::write(root.path().join("content/login.en.md"), login).unwrap();
+    std::fs::write(
+        root.path().join("content/search.en.md"),
+        page("{ name: Search, data: [search_index] }"),
+    )
+    .unwrap();
+    std::fs::write(root.path().join("content/find.en.md"), page("Search")).unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let options = options(root.path(), out.path());
+    let manifest = out.path().join("assets/manifest.json");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    let with_search = text.replace("\"islands\":{", "\"islands\":{\"Search\":[\"/assets/Search-T.js\"],");
+    std::fs::write(&manifest, with_search).unwrap();
+    build(&options).unwrap();
+    let html = |file: &str| std::fs::read_to_string(out.path().join(file)).unwrap();
+    let login = html("login/index.html");
+    let placed = r#"data-island="LoginForm" data-id="loginform" data-lng="en" data-hydrate="idle" data-props="{&quot;lang&quot;:&quot;en&quot;,&quot;next&quot;:&quot;/notes&quot;}""#;
+    assert!(login.contains(placed), "{login}");
+    let search = html("search/index.html");
+    let island = &search[search.find(r#"data-island="Search""#).expect(&search)..];
+    let island = &island[..island.find('>').unwrap()];
+    assert!(island.contains("&quot;indexUrl&quot;:&quot;/"), "{island}");
+    assert!(!island.contains("data-hydrate"), "{island}");
+    let find = html("find/index.html");
+    assert!(
+        find.contains(
+            r#"data-island="Search" data-id="search" data-lng="en" data-props="{&quot;lang&quot;:&quot;en&quot;}""#
+        ),
+        "{find}"
+    );
+}
+
+#[test]
+fn an_island_placed_with_an_unknown_hydration_fails_the_build_with_file_and_line() {
+    let err = error_with_page(
+        "content/login.en.md",
+        "---\ntitle: Login\ndescription: D.\nisland: { name: LoginForm, hydrate: later }\n---\n",
+    );
+    assert!(err.contains("content/login.en.md"), "{err}");
+    assert!(
+        err.contains("unknown variant `later`, expected `load` or `idle`"),
+        "{err}"
+    );
+}
+
 /// The fixture site with a fourth language (Korean) added only where an owner would add one:
 /// site-config.yaml, locales/ko/ and a few `*.ko.md` files. Nothing in the code names it.
 fn site_with_a_fourth_language(root: &Path) {
@@ -346,6 +445,39 @@ async fn a_fourth_language_needs_only_config_locales_and_content() {
     assert_every_page_links_korean(dist);
     assert_language_menu_offers_korean(dist);
     assert_server_serves_korean(dist).await;
+}
+
+/// The fourth language's pages through the real UI renderer (the UI build's `ui/.ssr/render.mjs`,
+/// which `make site` writes before the tests run): its islands are drawn in Korean from
+/// `locales/ko/`, which no code names.
+#[test]
+fn a_fourth_language_renders_its_islands_with_the_real_ui_renderer() {
+    let renderer = manifest_dir().join("../ui/.ssr/render.mjs");
+    assert!(
+        renderer.exists(),
+        "{} is missing: build the UI first (`make site`)",
+        renderer.display()
+    );
+    let root = tempfile::tempdir().unwrap();
+    site_with_a_fourth_language(root.path());
+    let out = tempfile::tempdir().unwrap();
+    let options = BuildOptions {
+        server_bundle: renderer,
+        ..options(root.path(), out.path())
+    };
+    build(&options).unwrap();
+    let note = std::fs::read_to_string(out.path().join("ko/notes/first/index.html")).unwrap();
+    let sidebar = &note[note.find(r#"data-island="Sidebar""#).expect("a sidebar")..];
+    let sidebar = &sidebar[..sidebar.find("</nav>").expect("the sidebar's menu")];
+    assert!(sidebar.contains(r#"data-lng="ko""#), "{sidebar}");
+    assert!(
+        sidebar.contains(">노트</span>"),
+        "drawn with locales/ko/sidebar.json: {sidebar}"
+    );
+    assert!(
+        !sidebar.contains("data-rendered"),
+        "not the fixture's stand-in renderer: {sidebar}"
+    );
 }
 
 /// The error of building the fixture site after `edit`, which `site check` must give too.

@@ -4,7 +4,7 @@
 //! Content-Security-Policy would refuse it).
 
 use generator::content::parse_page;
-use generator::markdown::{render, PhraseModel, RenderOptions, Rendered};
+use generator::markdown::{phrase_model, render, PhraseModel, RenderOptions, Rendered};
 use std::path::{Path, PathBuf};
 
 fn content_dir() -> PathBuf {
@@ -31,7 +31,7 @@ fn rendered_with(path: &Path, lang: &str, phrases: Option<PhraseModel>) -> Rende
             line_breaks: false,
             photos: None,
             photo_above: false,
-            phrases: phrases.map(PhraseModel::model),
+            phrases: phrases.map(phrase_model),
         },
     )
     .unwrap_or_else(|e| panic!("{}: {e:#}", path.display()))

@@ -2,6 +2,7 @@
 //! serve`) relies on, in one place so the two cannot drift apart.
 
 mod aliases;
+pub mod config;
 mod dev_build;
 mod facts;
 pub mod headers;
@@ -9,6 +10,7 @@ mod paths;
 mod visitor;
 
 pub use aliases::{is_plain_path, location, Alias, ALIASES_NGINX_FILE, REDIRECTS_FILE};
+pub use config::{SiteConfig, SITE_CONFIG_FILE};
 pub use dev_build::{BuildError, DevBuild, DEV_BUILD_FILE};
 pub use facts::{Language, SiteFacts, SITE_FACTS_FILE};
 pub use headers::HEADERS_FILE;

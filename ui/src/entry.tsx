@@ -98,7 +98,7 @@ function start() {
     const lngOfIsland = el.dataset.lng || lng;
     if (!texts.has(lngOfIsland)) texts.set(lngOfIsland, textOf(lngOfIsland));
     const hydrate = () => hydrateIsland(el, texts.get(lngOfIsland)!, lngOfIsland).catch(() => undefined);
-    if (canWait(el.dataset.island ?? '')) whenIdle(hydrate);
+    if (canWait(el)) whenIdle(hydrate);
     else hydrate();
   }
 }

@@ -10,18 +10,31 @@ afterEach(() => {
 });
 
 describe('hydration timing', () => {
-  it('lets the welcome dialog and profile image wait, never the chrome or a page island', () => {
-    for (const name of ['Welcome', 'ProfileImage']) expect(canWait(name)).toBe(true);
-    for (const name of ['TopBar', 'Sidebar', 'LoginForm', 'Search', 'DcfCalculator', 'BlogList']) expect(canWait(name)).toBe(false);
+  /** An island element as the generator writes it, with its `hydrate` declaration if any. */
+  const island = (name: string, hydrate?: string) => {
+    const el = document.createElement('div');
+    el.className = 'island';
+    el.dataset.island = name;
+    if (hydrate) el.dataset.hydrate = hydrate;
+    return el;
+  };
+
+  it('lets the islands placed with hydrate="idle" wait, and no other', () => {
+    expect(canWait(island('ProfileImage', 'idle'))).toBe(true);
+    expect(canWait(island('Search', 'idle'))).toBe(true);
+    for (const name of ['TopBar', 'Sidebar', 'LoginForm', 'Search', 'DcfCalculator', 'BlogList', 'ProfileImage']) {
+      expect(canWait(island(name))).toBe(false);
+    }
+    expect(canWait(island('Search', 'load'))).toBe(false);
   });
 
   it('hydrates a welcome dialog that is due at once, since it is already drawn', () => {
     document.documentElement.classList.add(WELCOME_DUE);
-    expect(canWait('Welcome')).toBe(false);
-    expect(canWait('ProfileImage')).toBe(true);
+    expect(canWait(island('Welcome', 'idle'))).toBe(false);
+    expect(canWait(island('ProfileImage', 'idle'))).toBe(true);
     welcomeDone();
     expect(document.documentElement.classList.contains(WELCOME_DUE)).toBe(false);
-    expect(canWait('Welcome')).toBe(true);
+    expect(canWait(island('Welcome', 'idle'))).toBe(true);
   });
 
   it('loads the scripts the page names once it has loaded, the chunks as module preloads', () => {

@@ -61,6 +61,16 @@ describe('head script redirect rule', () => {
 });
 
 describe('active top-bar section', () => {
+  // A top bar as site-config.yaml's `top_bar` lists it.
+  const sections = [
+    { key: 'home', route: '/' },
+    { key: 'investment', route: '/investment-basics' },
+    { key: 'valuation', route: '/valuation-models' },
+    { key: 'equity', route: '/equity-research' },
+    { key: 'ma', route: '/ma-analysis' },
+    { key: 'tools', route: '/tools' },
+    { key: 'about', route: '/about' },
+  ];
   it.each([
     ['/', 'home'],
     ['/login', 'login'],
@@ -73,7 +83,13 @@ describe('active top-bar section', () => {
     ['/notes', null],
     ['/valuation-modelsx', null],
   ])('%s -> %s', (route, section) => {
-    expect(activeSection(route)).toBe(section);
+    expect(activeSection(route, sections)).toBe(section);
+  });
+
+  it('follows the configured sections, and a top bar without home highlights nothing at /', () => {
+    const mine = [{ key: 'notes', route: '/notes' }];
+    expect(activeSection('/notes/first', mine)).toBe('notes');
+    expect(activeSection('/', mine)).toBeNull();
   });
 });
 

@@ -40,6 +40,13 @@ function render(input: unknown, nodeOptions: string[] = []) {
 
 type Answer = { protocol: number; html: string[]; shared: number };
 
+// The top bar's sections, as the generator passes site-config.yaml's `top_bar`.
+const sections = [
+  { key: 'home', route: '/' },
+  { key: 'investment', route: '/investment-basics' },
+  { key: 'about', route: '/about' },
+];
+
 const languages = [
   { code: 'en', href: '/notes' },
   { code: 'zh', href: '/zh/notes' },
@@ -51,8 +58,8 @@ describe('render.mjs', () => {
     const result = render({
       localesDir,
       items: [
-        { id: 'topbar', island: 'TopBar', props: { route: '/notes', lang: 'zh', languages }, lng: 'zh' },
-        { id: 'topbar', island: 'TopBar', props: { route: '/login', lang: 'en', languages }, lng: 'en' },
+        { id: 'topbar', island: 'TopBar', props: { route: '/notes', lang: 'zh', languages, sections }, lng: 'zh' },
+        { id: 'topbar', island: 'TopBar', props: { route: '/login', lang: 'en', languages, sections }, lng: 'en' },
         {
           id: 'sidebar',
           island: 'Sidebar',
@@ -95,7 +102,7 @@ describe('render.mjs', () => {
       ['en', 'zh'].map((lng) => ({
         id: 'topbar',
         island: 'TopBar',
-        props: { route, lang: lng, languages: links(route) },
+        props: { route, lang: lng, languages: links(route), sections },
         lng,
       })),
     );
@@ -137,7 +144,7 @@ describe('render.mjs', () => {
     const noisy =
       'const stringify = JSON.stringify; JSON.stringify = (...args) => { console.log("noise"); process.stdout.write(\'{"html":[]}\'); return stringify(...args); };';
     const result = render(
-      { localesDir, items: [{ id: 'topbar', island: 'TopBar', props: { route: '/notes', lang: 'en', languages }, lng: 'en' }] },
+      { localesDir, items: [{ id: 'topbar', island: 'TopBar', props: { route: '/notes', lang: 'en', languages, sections }, lng: 'en' }] },
       ['--import', `data:text/javascript,${encodeURIComponent(noisy)}`],
     );
     expect(result.status, result.stderr).toBe(0);
@@ -197,7 +204,7 @@ describe('render.mjs', () => {
     const manifest = JSON.parse(readFileSync(path.join(distDir, 'assets/manifest.json'), 'utf8'));
     const calculator = (route: string) => ({ lang: 'ja', route });
     const props: Record<string, object> = {
-      TopBar: { route: '/notes', lang: 'ja', languages },
+      TopBar: { route: '/notes', lang: 'ja', languages, sections },
       Sidebar: { lang: 'ja', menu: [{ titleKey: 'notes', link: '/ja/notes', icon: 'note', current: 'page' }] },
       Welcome: {},
       ProfileImage: { src: '/images/p.svg', alt: 'Alex' },

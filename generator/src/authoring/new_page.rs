@@ -1,7 +1,6 @@
 //! `site new notes/my-topic`: a new page's file in every language, its front matter filled in, so
 //! the owner starts from something the build accepts (README, "Writing content").
 
-use crate::model::config::SiteConfig;
 use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -60,7 +59,7 @@ fn front_matter(collection_dir: Option<&Path>, today: &str) -> String {
 /// Writes `content/<page>.<lang>.md` for every language of the site and returns their paths;
 /// writes nothing if any of them exists.
 pub fn create(root: &Path, page: &str, today: &str) -> Result<Vec<PathBuf>> {
-    let config = SiteConfig::load(&root.join("site-config.yaml"))?;
+    let config = crate::model::config::load(&root.join("site-config.yaml"))?;
     let segments = segments(page)?;
     let content = root.join("content");
     let collection_dir = match segments.as_slice() {

@@ -1,7 +1,6 @@
 //! `site translated`: recording in a translation's front matter (`translated_from:`) the English
 //! text it matches, and the front matter edit `site new` makes too.
 
-use crate::model::config::SiteConfig;
 use crate::model::content::{self, body_hash, Sources};
 use crate::model::translations;
 use anyhow::{bail, Context, Result};
@@ -39,7 +38,7 @@ fn route_of(page: &str) -> String {
 /// every translation it has) that it matches the English page as it is now. Returns each file
 /// written and the hash it records.
 pub fn record(root: &Path, page: &str, lang: Option<&str>) -> Result<Vec<(PathBuf, String)>> {
-    let config = SiteConfig::load(&root.join("site-config.yaml"))?;
+    let config = crate::model::config::load(&root.join("site-config.yaml"))?;
     let languages: Vec<String> = config.language_codes().map(String::from).collect();
     let collections: Vec<String> = config.collections.keys().cloned().collect();
     let sources: Sources = content::load(

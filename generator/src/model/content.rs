@@ -5,12 +5,80 @@ use crate::model::config::PreviewImage;
 use crate::model::date::PageDate;
 use anyhow::{anyhow, Context, Result};
 use rayon::prelude::*;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 use walkdir::WalkDir;
+
+/// A page's island as its front matter places it (README, "Front matter").
+#[derive(Debug, Clone, Deserialize)]
+#[serde(try_from = "serde_yaml::Value")]
+pub struct IslandPlacement {
+    pub name: String,
+    pub hydrate: Hydrate,
+    /// Props of its own, beside `lang` (which every island gets).
+    pub props: serde_json::Map<String, serde_json::Value>,
+    /// Facts only the build knows that it needs as props.
+    pub data: Vec<IslandData>,
+}
+
+/// `island:` written out in full.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PlacedIsland {
+    name: String,
+    #[serde(default)]
+    hydrate: Hydrate,
+    #[serde(default)]
+    props: serde_json::Map<String, serde_json::Value>,
+    #[serde(default)]
+    data: Vec<IslandData>,
+}
+
+impl TryFrom<serde_yaml::Value> for IslandPlacement {
+    type Error = String;
+
+    /// A name alone, or the placement written out: read by hand, so a mistake in the second is
+    /// named (an unknown `hydrate:`) rather than "matches no form".
+    fn try_from(value: serde_yaml::Value) -> Result<Self, String> {
+        let placed = match value {
+            serde_yaml::Value::String(name) => PlacedIsland {
+                name,
+                hydrate: Hydrate::Load,
+                props: Default::default(),
+                data: Vec::new(),
+            },
+            other => serde_yaml::from_value(other).map_err(|e| format!("island: {e}"))?,
+        };
+        Ok(IslandPlacement {
+            name: placed.name,
+            hydrate: placed.hydrate,
+            props: placed.props,
+            data: placed.data,
+        })
+    }
+}
+
+/// When an island hydrates, as Astro's `client:load` and `client:idle`: at once, or once the
+/// browser is idle (islands nobody needs at first sight, so they never delay the first paint or a
+/// reader's first tap). The page's markup carries it as `data-hydrate`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Hydrate {
+    #[default]
+    Load,
+    Idle,
+}
+
+/// A fact of the build an island can ask for as a prop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum IslandData {
+    /// `indexUrl`: the content-hashed URL of the page language's search index.
+    SearchIndex,
+}
 
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -44,9 +112,11 @@ pub struct FrontMatter {
     /// `static/images/` (`cover: { src: /images/harbour.jpg, alt: The harbour at dawn }`).
     #[serde(default)]
     pub cover: Option<Cover>,
-    /// The interactive part of the page, an island of `ui/src/islands/` (`LoginForm`, `Search`).
+    /// The interactive part of the page, an island of `ui/src/islands/`: its name (`island:
+    /// LoginForm`), or its name with when it hydrates, its props and the build's data it needs
+    /// (`island: { name: Search, data: [search_index] }`).
     #[serde(default)]
-    pub island: Option<String>,
+    pub island: Option<IslandPlacement>,
     /// The page's tags, keys such as `valuation` whose names are `tags.names.<key>` in the
     /// locales; each gets a page at `/tags/<key>` listing the pages that carry it.
     #[serde(default)]

@@ -1,20 +1,10 @@
 //! Which parts of the page frame each page shows, and the breadcrumb trail. Which frame a route
 //! gets is site-config.yaml's `frames`; every page but home has a breadcrumb.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
-/// The frame around a page's content.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Frame {
-    /// Top bar, sidebar, page header and footer.
-    #[default]
-    Full,
-    /// The member forms: no sidebar and no page header.
-    Form,
-    /// The app's legal and support pages: the text alone, no scripts.
-    Bare,
-}
+/// The frame around a page's content (`frames:` in site-config.yaml).
+pub use site_contract::config::Frame;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct VisibleParts {

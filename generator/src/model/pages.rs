@@ -152,7 +152,10 @@ fn render_page(source: &Arc<SourcePage>, lang: &str, config: &SiteConfig, photos
         line_breaks,
         photos: Some(photos),
         photo_above: cover.is_some(),
-        phrases: config.language(lang).phrase_breaks.map(|m| m.model()),
+        phrases: config
+            .language(lang)
+            .phrase_breaks
+            .map(crate::model::markdown::phrases::model),
     };
     let body = site_values::fill(&source.body, config);
     let mut rendered = (body.and_then(|body| markdown::render(&body, &options)))

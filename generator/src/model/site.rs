@@ -60,7 +60,7 @@ impl Site {
     /// warnings of the tag pages; `check` has not run. The files `publishing` does not show are
     /// left out first, so nothing after sees them. Photos are kept in `photo_cache` between builds.
     pub fn read(root: &Path, publishing: Publishing, photo_cache: Option<&Path>) -> Result<(Site, Vec<String>)> {
-        let config = SiteConfig::load(&root.join("site-config.yaml"))?;
+        let config = crate::model::config::load(&root.join("site-config.yaml"))?;
         let languages: Vec<String> = config.language_codes().map(String::from).collect();
         let locales = Arc::new(Locales::load(
             &root.join("locales"),

@@ -14,7 +14,7 @@ use std::path::Path;
 
 /// The checks of the sources, before any page is rendered with its template: links and preview
 /// images (`Site::check`, which also makes the warnings), front matter `island:`, `template:` and
-/// `aliases:`, and the config's `frames`.
+/// `aliases:`, and the routes and labels the config names (`frames`, `top_bar`, `footer`).
 pub(crate) fn sources(state: &mut State, options: &BuildOptions, change: &Change) -> Result<()> {
     let rerendered = change.routes.as_ref().map(|routes| Rerendered {
         routes: &routes.rerendered,
@@ -28,7 +28,7 @@ pub(crate) fn sources(state: &mut State, options: &BuildOptions, change: &Change
         ));
     }
     page_islands(&state.site.pages, state.ui.as_ref())?;
-    frames(&state.site)?;
+    config_routes(&state.site)?;
     page_templates(&state.tera, &state.site.pages)?;
     let aliases = crate::model::aliases::of(&state.site)?;
     state.aliases_changed = aliases != state.aliases;
@@ -43,7 +43,7 @@ fn page_islands(pages: &Pages, manifest: Option<&Manifest>) -> Result<()> {
         return Ok(());
     };
     let errors = pages.all().filter(|page| !page.fallback).filter_map(|page| {
-        let name = page.source.front.island.as_ref()?;
+        let name = &page.source.front.island.as_ref()?.name;
         (!manifest.islands.contains_key(name)).then(|| {
             page.source.problem_at_key(
                 "island",
@@ -57,18 +57,39 @@ fn page_islands(pages: &Pages, manifest: Option<&Manifest>) -> Result<()> {
     fail_on(errors)
 }
 
-/// A `frames` entry (site-config.yaml) must name a page: a misspelt route would leave the page it
-/// meant in the full frame without a word.
-fn frames(site: &Site) -> Result<()> {
+/// A `frames` entry and a link of `top_bar` or `footer` (site-config.yaml) must name a page: a
+/// misspelt route would leave the page it meant in the full frame, or a link going nowhere, without
+/// a word. A link's label must be a text of the default language's locale.
+fn config_routes(site: &Site) -> Result<()> {
     let routes: HashSet<&str> = site.pages.built_routes().into_iter().collect();
-    let errors = (site.config.frames.keys())
+    let config = &site.config;
+    let problem = |message: String| Diagnostic::in_file(Path::new("site-config.yaml"), message);
+    let frames = (config.frames.keys())
         .filter(|route| !routes.contains(route.as_str()))
-        .map(|route| {
-            Diagnostic::in_file(
-                Path::new("site-config.yaml"),
-                format!("frames: `{route}` is not the route of a page"),
-            )
-        });
+        .map(|route| problem(format!("frames: `{route}` is not the route of a page")));
+    let links = [
+        ("top_bar", "topbar", &config.top_bar),
+        ("footer", "footer", &config.footer),
+    ]
+    .into_iter()
+    .flat_map(|(part, prefix, links)| links.iter().map(move |link| (part, prefix, link)));
+    let mut errors: Vec<Diagnostic> = frames.collect();
+    for (part, prefix, link) in links {
+        if !routes.contains(link.link.as_str()) {
+            errors.push(problem(format!("{part}: `{}` is not the route of a page", link.link)));
+        }
+        let key = format!("{prefix}.{}", link.key);
+        if site
+            .locales
+            .get(&config.default_language, "translation", &key)
+            .is_none()
+        {
+            errors.push(problem(format!(
+                "{part}: `{}` has no label: locales/{}/translation.json has no `{key}`",
+                link.key, config.default_language
+            )));
+        }
+    }
     fail_on(errors)
 }
 

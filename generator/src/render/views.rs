@@ -2,7 +2,7 @@
 //! visible parts) and the props of its islands.
 
 use crate::model::config::{PreviewImage, SiteConfig};
-use crate::model::content::PageKind;
+use crate::model::content::{Hydrate, IslandData, IslandPlacement, PageKind};
 use crate::model::date::PageDate;
 use crate::model::layout::{self, Crumb, Frame, VisibleParts};
 use crate::model::locales::Locales;
@@ -58,10 +58,12 @@ pub struct EntryView {
     pub content: String,
 }
 
+/// The page's island as its template places it: `island(name=..., props=..., hydrate=...)`.
 #[derive(Debug, Serialize)]
 pub struct IslandUse {
     pub name: String,
     pub props: Value,
+    pub hydrate: Hydrate,
 }
 
 #[derive(Debug, Serialize)]
@@ -214,7 +216,10 @@ impl ViewContext<'_> {
             .iter()
             .map(|l| json!({"code": l.code, "href": self.url(route, &l.code)}))
             .collect();
-        json!({"route": route, "lang": lang, "languages": languages})
+        let sections: Vec<Value> = (self.config.top_bar.iter())
+            .map(|section| json!({"key": section.key, "route": section.link}))
+            .collect();
+        json!({"route": route, "lang": lang, "languages": languages, "sections": sections})
     }
 
     /// The menu, localised, with each item's place relative to the page (`current`): the page
@@ -241,12 +246,16 @@ impl ViewContext<'_> {
         json!({"lang": lang, "menu": localize(&self.config.sidebar, route, self, lang)})
     }
 
-    fn island_props(&self, name: &str, lang: &str, page: &Page) -> Value {
-        let mut props = match name {
-            "Search" => json!({"indexUrl": self.search_index_url, "lang": lang}),
-            "BlogList" => json!({"feedUrl": "/api/feed", "lang": lang}),
-            _ => json!({"lang": lang}),
-        };
+    /// The page island's props: its language, the props its placement declares, and the build's
+    /// data it asks for.
+    fn island_props(&self, island: &IslandPlacement, lang: &str, page: &Page) -> Value {
+        let mut props = Value::Object(island.props.clone());
+        props["lang"] = lang.into();
+        for data in &island.data {
+            match data {
+                IslandData::SearchIndex => props["indexUrl"] = self.search_index_url.into(),
+            }
+        }
         // A calculator starts at its article's worked example, so it first shows the article's
         // own result; the route tells a calculator shared by several articles which one it is on.
         // An example YAML cannot express as JSON (a non-text key) leaves the island its defaults.
@@ -416,9 +425,10 @@ impl ViewContext<'_> {
             view.next = next.map(|p| self.link(p));
         }
         view.tech = tech_tags(&front.tech);
-        view.island = front.island.as_ref().map(|name| IslandUse {
-            name: name.clone(),
-            props: self.island_props(name, lang, page),
+        view.island = front.island.as_ref().map(|island| IslandUse {
+            name: island.name.clone(),
+            props: self.island_props(island, lang, page),
+            hydrate: island.hydrate,
         });
         match &page.source.kind {
             PageKind::Collection { name } => {

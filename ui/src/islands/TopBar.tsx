@@ -8,7 +8,7 @@ import { MenuButton } from '../components/topbar/MenuButton';
 import { SectionNav } from '../components/topbar/SectionNav';
 import { ToolsMenu } from '../components/topbar/ToolsMenu';
 import { isLang, localizedPath, DEFAULT_LANGUAGE, type Lang } from '../lib/languages';
-import { activeSection } from '../lib/sections';
+import { activeSection, type TopBarSection } from '../lib/sections';
 import { refreshLoginStatus } from '../lib/session';
 import type { SharedRender } from '../lib/sharedRender';
 
@@ -18,14 +18,16 @@ export interface TopBarProps {
   lang: string;
   /** This page in each language. */
   languages: LanguageLink[];
+  /** site-config.yaml's `top_bar`, in order; the entry at `/` is the home button. */
+  sections: TopBarSection[];
 }
 
-export default function TopBar({ route, lang: langProp, languages }: TopBarProps) {
+export default function TopBar({ route, lang: langProp, languages, sections }: TopBarProps) {
   const { t } = useTranslation();
   const lang: Lang = isLang(langProp) ? langProp : DEFAULT_LANGUAGE;
   const [loggedOutNotice, setLoggedOutNotice] = useState(false);
   const bar = useRef<HTMLElement>(null);
-  const active = activeSection(route);
+  const active = activeSection(route, sections);
 
   // Every page load is a path change in a site of prerendered pages; a page restored from the
   // back/forward cache is one too.
@@ -43,7 +45,7 @@ export default function TopBar({ route, lang: langProp, languages }: TopBarProps
   return (
     <header className="topbar" ref={bar}>
       <MenuButton />
-      <SectionNav lang={lang} active={active} />
+      <SectionNav lang={lang} active={active} sections={sections} />
       <div className="topbar-actions">
         <LanguageMenu lang={lang} languages={languages} />
         <ToolsMenu lang={lang} />
@@ -58,7 +60,8 @@ export default function TopBar({ route, lang: langProp, languages }: TopBarProps
 
 /** The pages of one section share the top bar's server render: only their language links differ. */
 TopBar.sharedRender = {
-  group: ({ route, lang, languages }) => JSON.stringify([activeSection(route), lang, languages.map((l) => l.code)]),
+  group: ({ route, lang, languages, sections }) =>
+    JSON.stringify([activeSection(route, sections), lang, languages.map((l) => l.code), sections]),
   slots: ({ languages }) => languages.map((l) => l.href),
   withSlots: (props, hrefs) => ({ ...props, languages: props.languages.map((l, n) => ({ ...l, href: hrefs[n] })) }),
 } satisfies SharedRender<TopBarProps>;

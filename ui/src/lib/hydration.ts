@@ -1,17 +1,16 @@
-// When each island hydrates. The chrome and the page's own island (a form, the search, a
-// calculator, the blog list, whose first post's image is its page's largest paint) hydrate at
-// once; islands nobody needs at first sight wait until the browser is idle, so their work never
-// delays the first paint or a reader's first tap.
-export const LATER_ISLANDS: ReadonlySet<string> = new Set(['Welcome', 'ProfileImage']);
+// When each island hydrates is declared where it is placed (a template's `island(..., hydrate="idle")`
+// or a page's front matter `island: { name: ..., hydrate: idle }`), as the island's `data-hydrate`:
+// islands nobody needs at first sight wait until the browser is idle, so their work never delays
+// the first paint or a reader's first tap; every other island hydrates at once.
 
 /** The class the head script puts on <html> on a first visit, while the welcome dialog is due. */
 export const WELCOME_DUE = 'welcome-due';
 
-/** Whether the island `name` can wait for an idle moment on this page. */
-export function canWait(name: string, doc: Document = document): boolean {
+/** Whether the island element `el` can wait for an idle moment on this page. */
+export function canWait(el: HTMLElement, doc: Document = document): boolean {
   // A due welcome dialog is already drawn (see the head script): its button must work at once.
-  if (name === 'Welcome' && doc.documentElement.classList.contains(WELCOME_DUE)) return false;
-  return LATER_ISLANDS.has(name);
+  if (el.dataset.island === 'Welcome' && doc.documentElement.classList.contains(WELCOME_DUE)) return false;
+  return el.dataset.hydrate === 'idle';
 }
 
 /** Runs `task` once the browser is idle, and within `timeoutMs` even on a busy page. */

@@ -4,20 +4,14 @@
 //! 企業フ|リー). Browsers with `auto-phrase` find the same boundaries themselves.
 
 use pulldown_cmark::Event;
-use serde::{Deserialize, Serialize};
 
 /// The phrase model of a language (`phrase_breaks:` in site-config.yaml's `languages`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum PhraseModel {
-    Japanese,
-}
+pub use site_contract::config::PhraseModel;
 
-impl PhraseModel {
-    pub fn model(self) -> &'static budoux::Model {
-        match self {
-            PhraseModel::Japanese => budoux::models::default_japanese_model(),
-        }
+/// BudouX's model for `phrases`.
+pub fn model(phrases: PhraseModel) -> &'static budoux::Model {
+    match phrases {
+        PhraseModel::Japanese => budoux::models::default_japanese_model(),
     }
 }
 
@@ -51,7 +45,7 @@ mod tests {
     use super::*;
 
     fn marked(text: &str) -> String {
-        (phrased(text, PhraseModel::Japanese.model()).iter())
+        (phrased(text, model(PhraseModel::Japanese)).iter())
             .map(|event| match event {
                 Event::Text(t) => t.to_string(),
                 Event::InlineHtml(h) => h.to_string(),

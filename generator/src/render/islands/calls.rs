@@ -2,6 +2,7 @@
 //! a mark; once every page is rendered, each island on each page gets its id (unique on the
 //! page), and the rendered HTML goes where the marks were.
 
+use crate::model::content::Hydrate;
 use anyhow::{anyhow, Context, Result};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -37,6 +38,7 @@ struct IslandCall {
     id: String,
     lng: String,
     props: Value,
+    hydrate: Hydrate,
 }
 
 /// The islands the templates asked for during a build, each distinct call once.
@@ -49,6 +51,11 @@ pub struct IslandCalls {
 /// What makes two island calls the same render: island, id, language and props.
 fn identity(island: &str, id: &str, lng: &str, props: &Value) -> String {
     format!("{island}\u{0}{id}\u{0}{lng}\u{0}{props}")
+}
+
+/// What makes two island calls the same placement: the same render, hydrated at the same time.
+fn call_identity(island: &str, id: &str, lng: &str, props: &Value, hydrate: Hydrate) -> String {
+    format!("{}\u{0}{hydrate:?}", identity(island, id, lng, props))
 }
 
 impl IslandItem {
@@ -64,8 +71,8 @@ impl IslandCalls {
         self.calls.lock().expect("island registry").clear();
     }
 
-    fn call(&self, island: &str, id: &str, lng: &str, props: &Value) -> usize {
-        let identity = identity(island, id, lng, props);
+    fn call(&self, island: &str, id: &str, lng: &str, props: &Value, hydrate: Hydrate) -> usize {
+        let identity = call_identity(island, id, lng, props, hydrate);
         let mut by_identity = self.by_identity.lock().expect("island registry");
         if let Some(n) = by_identity.get(&identity) {
             return *n;
@@ -77,13 +84,15 @@ impl IslandCalls {
             id: id.to_string(),
             lng: lng.to_string(),
             props: props.clone(),
+            hydrate,
         });
         by_identity.insert(identity, n);
         n
     }
 }
 
-/// The Tera function `island(name="TopBar", props=..., lang=lang, id="topbar")`.
+/// The Tera function `island(name="TopBar", props=..., lang=lang, id="topbar", hydrate="idle")`;
+/// `hydrate` is `load` (the default) or `idle`, as a page's front matter declares it.
 pub struct IslandFn(pub Arc<IslandCalls>);
 
 impl tera::Function for IslandFn {
@@ -102,7 +111,12 @@ impl tera::Function for IslandFn {
             .and_then(Value::as_str)
             .map(str::to_string)
             .unwrap_or_else(|| name.to_lowercase());
-        let call = self.0.call(name, &id, lang, &props);
+        let hydrate = match args.get("hydrate") {
+            None => Hydrate::Load,
+            Some(value) => serde_json::from_value(value.clone())
+                .map_err(|_| format!("island() hydrate={value} is not \"load\" or \"idle\""))?,
+        };
+        let call = self.0.call(name, &id, lang, &props, hydrate);
         Ok(Value::String(format!("{CALL_OPEN}{call}{MARK_CLOSE}")))
     }
 
@@ -201,8 +215,12 @@ impl Placement {
             let html = rendered
                 .get(item)
                 .ok_or_else(|| anyhow!("island {} on this page was never rendered", c.island))?;
+            let hydrate = match c.hydrate {
+                Hydrate::Load => "",
+                Hydrate::Idle => " data-hydrate=\"idle\"",
+            };
             out.push_str(&format!(
-                "<div class=\"island\" data-island=\"{}\" data-id=\"{}\" data-lng=\"{}\" data-props=\"{}\">{html}</div>",
+                "<div class=\"island\" data-island=\"{}\" data-id=\"{}\" data-lng=\"{}\"{hydrate} data-props=\"{}\">{html}</div>",
                 html_escape::encode_double_quoted_attribute(&c.island),
                 html_escape::encode_double_quoted_attribute(id),
                 html_escape::encode_double_quoted_attribute(&c.lng),

@@ -9,23 +9,21 @@ import { useDarkMode } from '../../lib/preferences';
  * The footer buttons' tooltips are in Traditional Chinese on every page, as the product has them; their
  * accessible names follow the page language through `sidebarTips.*`.
  */
-const TOOLTIPS = {
-  darkMode: '切換深色模式',
-  search: '搜尋',
-  documentation: '文件',
-  settings: '設定',
-} as const;
+type FooterButton = 'darkMode' | 'search' | 'documentation' | 'settings';
 
 export function SidebarFooter({ lang }: { lang: Lang }) {
   const { t } = useTranslation();
   const [darkMode, toggleDarkMode] = useDarkMode();
-  const label = (key: keyof typeof TOOLTIPS) => t(`sidebarTips.${key}`);
+  const label = (key: FooterButton) => t(`sidebarTips.${key}`);
+  // The tooltips are in Traditional Chinese on every page, as the product has them: every locale
+  // holds the same Chinese text.
+  const tooltip = (key: FooterButton) => t(`sidebarTips.tooltips.${key}`);
   return (
     <div className="sidebar-footer">
       <button
         type="button"
         className="icon-button needs-js"
-        title={TOOLTIPS.darkMode}
+        title={tooltip('darkMode')}
         aria-label={label('darkMode')}
         aria-pressed={darkMode}
         onClick={toggleDarkMode}
@@ -33,7 +31,7 @@ export function SidebarFooter({ lang }: { lang: Lang }) {
         <Icon name="moon" className="when-light" />
         <Icon name="sun" className="when-dark" />
       </button>
-      <a className="icon-button" href={localizedPath('/search', lang)} title={TOOLTIPS.search} aria-label={label('search')}>
+      <a className="icon-button" href={localizedPath('/search', lang)} title={tooltip('search')} aria-label={label('search')}>
         <Icon name="search" />
       </a>
       {PLACEHOLDER_TOOLS.map(({ key, icon }) => (
@@ -41,7 +39,7 @@ export function SidebarFooter({ lang }: { lang: Lang }) {
           key={key}
           type="button"
           className="icon-button needs-js"
-          title={TOOLTIPS[key]}
+          title={tooltip(key)}
           aria-label={label(key)}
           onClick={() => announceUnderDevelopment(t)}
         >
