@@ -5,6 +5,7 @@ pub mod aliases;
 pub mod config;
 pub mod content;
 pub mod date;
+pub mod kept;
 pub mod layout;
 pub mod links;
 pub mod locales;
