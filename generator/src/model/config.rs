@@ -28,6 +28,9 @@ pub struct SiteConfig {
     /// absent).
     #[serde(default)]
     pub og_image: Option<PreviewImage>,
+    /// Each page's own link-preview card (`model::cards`); absent, pages use `og_image`.
+    #[serde(default)]
+    pub cards: Option<CardsConfig>,
     /// Who provides the mobile app, as its legal pages name them (`{{operator.email}}` in content).
     #[serde(default)]
     pub operator: Option<Operator>,
@@ -40,6 +43,33 @@ pub struct Operator {
     pub name: String,
     pub email: String,
     pub postal_address: String,
+}
+
+/// The link-preview cards drawn for each page (README "Writing content").
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct CardsConfig {
+    /// `false` keeps the section but draws no card: pages use `og_image`.
+    #[serde(default = "enabled")]
+    pub enabled: bool,
+    /// The font file each language's cards are drawn with, by language code, relative to the
+    /// site's folder.
+    pub fonts: BTreeMap<String, String>,
+    pub colors: CardColors,
+}
+
+fn enabled() -> bool {
+    true
+}
+
+/// The cards' colours, CSS hex colours such as `#1f5fbf` (the stylesheet's light palette).
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct CardColors {
+    pub background: String,
+    pub text: String,
+    pub muted: String,
+    pub accent: String,
 }
 
 /// An image for link previews (`og:image`): a file of `static/` and its size in pixels.
@@ -140,6 +170,23 @@ impl SiteConfig {
     fn check(&self) -> Result<()> {
         if !self.languages.iter().any(|l| l.code == self.default_language) {
             bail!("default_language `{}` is not one of `languages`", self.default_language);
+        }
+        if let Some(cards) = self.cards.as_ref().filter(|c| c.enabled) {
+            if let Some(lang) = self.language_codes().find(|code| !cards.fonts.contains_key(*code)) {
+                bail!("cards.fonts has no font file for `{lang}`: name one for every language of `languages`");
+            }
+            let colors = &cards.colors;
+            for (name, value) in [
+                ("background", &colors.background),
+                ("text", &colors.text),
+                ("muted", &colors.muted),
+                ("accent", &colors.accent),
+            ] {
+                let hex = value.strip_prefix('#').unwrap_or_default();
+                if !matches!(hex.len(), 3 | 6) || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+                    bail!("cards.colors.{name} `{value}` is not a hex colour such as `#1f5fbf`");
+                }
+            }
         }
         Ok(())
     }

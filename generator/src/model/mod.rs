@@ -2,6 +2,7 @@
 //! rendered from its Markdown, and the checks across them.
 
 pub mod aliases;
+pub mod cards;
 pub mod config;
 pub mod content;
 pub mod date;
