@@ -2,6 +2,8 @@
 //! identifies the file (for cache keys), which characters it draws and how wide a text is.
 
 use resvg::usvg::fontdb::{Database, ID};
+use skrifa::instance::{LocationRef, Size};
+use skrifa::{FontRef, MetadataProvider};
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
@@ -90,9 +92,10 @@ impl Fonts {
     /// would be empty boxes or nothing.
     pub fn missing(&self, font: &str, text: &str) -> Result<Vec<char>, String> {
         self.measure(font, |face| {
+            let charmap = face.charmap();
             let mut missing: Vec<char> = Vec::new();
             for c in text.chars().filter(|c| !c.is_whitespace() && !c.is_control()) {
-                if face.glyph_index(c).is_none() && !missing.contains(&c) {
+                if charmap.map(c).is_none() && !missing.contains(&c) {
                     missing.push(c);
                 }
             }
@@ -101,11 +104,11 @@ impl Fonts {
     }
 
     /// Runs `f` with the parsed font.
-    pub(crate) fn measure<T>(&self, font: &str, f: impl FnOnce(&ttf_parser::Face) -> T) -> Result<T, String> {
+    pub(crate) fn measure<T>(&self, font: &str, f: impl FnOnce(&FontRef) -> T) -> Result<T, String> {
         let face = self.face(font)?;
         self.db
             .with_face_data(face.id, |data, index| {
-                ttf_parser::Face::parse(data, index)
+                FontRef::from_index(data, index)
                     .map(|parsed| f(&parsed))
                     .map_err(|e| format!("font {font}: {e}"))
             })
@@ -115,12 +118,13 @@ impl Fonts {
 
 /// How wide `text` is at `size` pixels in `face`, from the glyphs' advances (kerning aside, a
 /// line measured so is at most a few pixels wider than drawn).
-pub(crate) fn text_width(face: &ttf_parser::Face, text: &str, size: f32) -> f32 {
-    let scale = size / f32::from(face.units_per_em());
-    let units: u32 = text
-        .chars()
-        .filter_map(|c| face.glyph_index(c))
-        .map(|glyph| u32::from(face.glyph_hor_advance(glyph).unwrap_or(0)))
-        .sum();
-    units as f32 * scale
+pub(crate) fn text_width(face: &FontRef, text: &str, size: f32) -> f32 {
+    let (charmap, metrics) = (
+        face.charmap(),
+        face.glyph_metrics(Size::new(size), LocationRef::default()),
+    );
+    text.chars()
+        .filter_map(|c| charmap.map(c))
+        .filter_map(|glyph| metrics.advance_width(glyph))
+        .sum()
 }

@@ -14,7 +14,7 @@ pub const HEIGHT: u32 = 630;
 
 /// Changes whenever the same text and fonts would give other pixels: the layout below, the
 /// renderer's version, the PNG settings. Part of every card's cache key and file name.
-pub const LAYOUT_VERSION: &str = "cards-1 resvg-0.45 png-fast";
+pub const LAYOUT_VERSION: &str = "cards-1 resvg-0.49 png-fast";
 
 /// What a card shows, and in which font (a path given to `Fonts::load`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
