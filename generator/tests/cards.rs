@@ -219,3 +219,41 @@ fn a_missing_font_file_fails_the_build_saying_how_to_install_it() {
     assert!(error.contains("npm --prefix ui ci"), "{error}");
     assert!(!out.path().join("index.html").exists());
 }
+
+/// The card files below `out`.
+fn card_files(out: &Path) -> std::collections::BTreeSet<String> {
+    match std::fs::read_dir(out.join("assets/cards")) {
+        Ok(dir) => dir.map(|e| e.unwrap().file_name().into_string().unwrap()).collect(),
+        Err(_) => Default::default(),
+    }
+}
+
+#[test]
+fn make_dev_draws_a_page_s_card_again_when_its_title_changes_and_drops_the_old_one() {
+    let root = site_with_cards(&jp_font());
+    let (out, cache) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    // As `make dev`, with the cache: the other pages the edit renders again keep their cards.
+    let dev = |out: &Path| BuildOptions {
+        dev: true,
+        ..options(root.path(), out, Some(cache.path()))
+    };
+    let mut resident = generator::Resident::new(dev(out.path()));
+    resident.build_all().unwrap();
+    let page = root.path().join("content/notes/first.ja.md");
+    let text = std::fs::read_to_string(&page).unwrap();
+    std::fs::write(&page, text.replacen("title: 最初のノート", "title: 二番目の題名", 1)).unwrap();
+    let report = resident.rebuild(std::slice::from_ref(&page)).unwrap();
+    assert!(report.rerendered.is_some(), "a one-page rebuild");
+    assert_eq!(report.cards_drawn, 1);
+    let card = card_of(out.path(), "ja/notes/first/index.html", "二番目の題名");
+    let touched = report.touched.unwrap();
+    assert!(
+        touched.iter().any(|f| f.starts_with("assets/cards/notes-first-ja-")),
+        "{touched:?}"
+    );
+    // The same cards as a whole build of the edited site: the old one is gone.
+    let clean = tempfile::tempdir().unwrap();
+    build(&dev(clean.path())).unwrap();
+    assert_eq!(card_files(out.path()), card_files(clean.path()));
+    assert_eq!(card, card_of(clean.path(), "ja/notes/first/index.html", "二番目の題名"));
+}

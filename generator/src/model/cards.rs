@@ -87,13 +87,8 @@ impl Cards {
             font: self.font_of.get(lang)?.clone(),
         };
         let key = self.key(&card)?;
-        let stem = page.route().trim_matches('/').replace('/', "-");
-        let stem: String = format!("{}-{lang}", if stem.is_empty() { "home" } else { &stem })
-            .chars()
-            .map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '-' })
-            .collect();
         Some(CardFile {
-            name: format!("{stem}-{}.png", &key[..12]),
+            name: format!("{}-{}.png", stem(page.route(), lang), &key[..12]),
             card,
             key,
         })
@@ -136,9 +131,10 @@ impl Cards {
         Ok(png)
     }
 
-    /// How many cards this build drew rather than read from the cache.
-    pub fn drawn(&self) -> usize {
-        self.drawn.load(Ordering::Relaxed)
+    /// How many cards were drawn rather than read from the cache since the last call: what a
+    /// build drew, as `site watch` keeps the site (and its cards) from one build to the next.
+    pub fn take_drawn(&self) -> usize {
+        self.drawn.swap(0, Ordering::Relaxed)
     }
 
     /// A warning for each card whose text has characters its font cannot draw: they would show
@@ -182,6 +178,22 @@ impl Cards {
         hash.update(self.fonts.identity(&card.font).ok()?);
         Some(hash.finalize().iter().take(16).map(|b| format!("{b:02x}")).collect())
     }
+}
+
+/// The part of a card's file name that names its page: `notes-liquidity-risk-ja` (letters,
+/// digits, `-` and `_`; the hash after the last `-` is the rest).
+pub fn stem(route: &str, lang: &str) -> String {
+    let path = route.trim_matches('/').replace('/', "-");
+    format!("{}-{lang}", if path.is_empty() { "home" } else { &path })
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '-' })
+        .collect()
+}
+
+/// The stem of a card's file name (`stem`), None for another file.
+pub fn stem_of(file: &Path) -> Option<&str> {
+    let name = file.strip_prefix(CARD_DIR).ok()?.to_str()?;
+    Some(name.strip_suffix(".png")?.rsplit_once('-')?.0)
 }
 
 /// The label of the section `route` is in, in `lang`: its first segment's breadcrumb label

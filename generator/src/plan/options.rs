@@ -94,7 +94,7 @@ impl BuildReport {
             rerendered: None,
             touched: None,
             photos_processed: site.photos.processed(),
-            cards_drawn: site.cards.as_ref().map_or(0, |cards| cards.drawn()),
+            cards_drawn: site.cards.as_ref().map_or(0, |cards| cards.take_drawn()),
         }
     }
 

@@ -7,7 +7,7 @@ use super::search::SearchIndexFile;
 use super::state::{SearchKept, State};
 use super::write_pages::{write_pages, Finish};
 use super::BuildOptions;
-use crate::model::cards::CARD_DIR;
+use crate::model::cards::{self, CARD_DIR};
 use crate::model::locales::Locales;
 use crate::model::photos::PHOTO_DIR;
 use crate::model::site::Site;
@@ -137,7 +137,8 @@ fn render_islands(
 }
 
 /// The files of the last build this one makes no more: the pages of dirty routes that are gone
-/// (or no longer pages of their own), and the search index's files `search_gone` names.
+/// (or no longer pages of their own), the cards of rendered pages whose text changed, and the
+/// search index's files `search_gone` names.
 fn gone_files(state: &State, plan: &Plan, out: &Written, search_gone: &[String]) -> Vec<PathBuf> {
     let site = &state.site;
     let files = |route: &String| {
@@ -151,7 +152,21 @@ fn gone_files(state: &State, plan: &Plan, out: &Written, search_gone: &[String])
         .flat_map(files)
         .filter(|f| state.files.contains(f) && !out.files.contains(f));
     let search = search_gone.iter().map(|path| Path::new("assets").join(path));
-    pages.chain(search).collect::<BTreeSet<_>>().into_iter().collect()
+    let rendered: BTreeSet<String> = (plan.jobs.iter())
+        .filter_map(|job| match job {
+            Job::Page { route, lang } => Some(cards::stem(route, lang)),
+            _ => None,
+        })
+        .collect();
+    let cards = (state.files.iter())
+        .filter(|f| !out.files.contains(*f) && cards::stem_of(f).is_some_and(|stem| rendered.contains(stem)))
+        .cloned();
+    pages
+        .chain(search)
+        .chain(cards)
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect()
 }
 
 /// The search index's files and their compressed siblings, written beside the pages: together
