@@ -217,7 +217,33 @@ pub use site_contract::localized_path;
 
 #[cfg(test)]
 mod tests {
-    use super::PreviewImage;
+    use super::{PreviewImage, SiteConfig};
+
+    /// The repository's site-config.yaml with its `cards:` section replaced by `cards`.
+    fn with_cards(cards: &str) -> anyhow::Result<()> {
+        let text = include_str!("../../../site-config.yaml");
+        let start = text.find("\ncards:\n").expect("the site has cards") + 1;
+        let end = start + text[start..].find("\n\n").unwrap_or(text.len() - start);
+        let config: SiteConfig = serde_yaml::from_str(&format!("{}{cards}{}", &text[..start], &text[end..]))?;
+        config.check()
+    }
+
+    #[test]
+    fn cards_need_a_font_for_every_language_and_hex_colours() {
+        let colors = "  colors: { background: \"#fff\", text: \"#1c2330\", muted: \"#566173\", accent: \"#1f5fbf\" }";
+        let fonts = |langs: &[&str]| langs.iter().map(|l| format!("    {l}: f.ttf\n")).collect::<String>();
+        with_cards(&format!("cards:\n  fonts:\n{}{colors}", fonts(&["en", "zh", "ja"]))).unwrap();
+        let error = with_cards(&format!("cards:\n  fonts:\n{}{colors}", fonts(&["en", "zh"]))).unwrap_err();
+        assert!(
+            error.to_string().contains("cards.fonts has no font file for `ja`"),
+            "{error}"
+        );
+        let red = colors.replace("#fff", "red");
+        let error = with_cards(&format!("cards:\n  fonts:\n{}{red}", fonts(&["en", "zh", "ja"]))).unwrap_err();
+        assert!(error.to_string().contains("cards.colors.background `red`"), "{error}");
+        // Turned off, the section is not checked further.
+        with_cards(&format!("cards:\n  enabled: false\n  fonts: {{}}\n{colors}")).unwrap();
+    }
 
     #[test]
     fn only_wide_images_get_the_large_card() {
