@@ -836,21 +836,39 @@ fn every_page_describes_itself_in_json_ld() {
 }
 
 #[test]
-fn link_previews_show_the_configured_image_with_its_size_and_a_large_card_when_wide() {
-    for (route, prefix) in [
-        ("/", ""),
-        ("/notes/liquidity-risk", "/zh"),
-        ("/valuation-models/dcf", "/ja"),
+fn link_previews_show_each_page_s_card_and_the_configured_image_on_the_bare_pages() {
+    for (route, prefix, alt) in [
+        (
+            "/",
+            "",
+            "Alex Chen — Full-stack developer and investment representative",
+        ),
+        ("/notes/liquidity-risk", "/zh", "流動性風險"),
+        ("/valuation-models/dcf", "/ja", "DCF法（割引キャッシュフロー法）"),
     ] {
         let html = page(&url(route, prefix));
+        let card = "<meta property=\"og:image\" content=\"https://example.com/assets/cards/";
+        assert!(html.contains(card), "{route} {prefix}: {card}");
+        let src = html.split(card).nth(1).unwrap().split('"').next().unwrap();
+        let file = site().out.path().join("assets/cards").join(src);
+        assert!(src.ends_with(".png") && file.is_file(), "{src}");
         for tag in [
-            "<meta property=\"og:image\" content=\"https://example.com/images/default-thumbnail.svg\">",
-            "<meta property=\"og:image:width\" content=\"320\">",
-            "<meta property=\"og:image:height\" content=\"180\">",
-            "<meta name=\"twitter:card\" content=\"summary_large_image\">",
+            "<meta property=\"og:image:width\" content=\"1200\">".to_string(),
+            "<meta property=\"og:image:height\" content=\"630\">".to_string(),
+            "<meta name=\"twitter:card\" content=\"summary_large_image\">".to_string(),
+            format!("<meta name=\"twitter:image\" content=\"https://example.com/assets/cards/{src}\">"),
+            format!("<meta property=\"og:image:alt\" content=\"{alt}\">"),
         ] {
-            assert!(html.contains(tag), "{route} {prefix}: {tag}");
+            assert!(html.contains(&tag), "{route} {prefix}: {tag}");
         }
+    }
+    let bare = page("/climbers-deal-privacy");
+    for tag in [
+        "<meta property=\"og:image\" content=\"https://example.com/images/default-thumbnail.svg\">",
+        "<meta property=\"og:image:width\" content=\"320\">",
+        "<meta property=\"og:image:height\" content=\"180\">",
+    ] {
+        assert!(bare.contains(tag), "/climbers-deal-privacy: {tag}");
     }
     assert!(repo().join("static/images/default-thumbnail.svg").is_file());
 }

@@ -35,6 +35,10 @@ pub struct SiteConfig {
     /// absent).
     #[serde(default)]
     pub og_image: Option<PreviewImage>,
+    /// Each page's own link-preview card (the generator's `model::cards`); absent, pages use
+    /// `og_image`.
+    #[serde(default)]
+    pub cards: Option<CardsConfig>,
     /// Who provides the mobile app, as its legal pages name them (`{{operator.email}}` in content).
     #[serde(default)]
     pub operator: Option<Operator>,
@@ -60,6 +64,33 @@ pub struct Operator {
     pub name: String,
     pub email: String,
     pub postal_address: String,
+}
+
+/// The link-preview cards drawn for each page (README "Writing content").
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct CardsConfig {
+    /// `false` keeps the section but draws no card: pages use `og_image`.
+    #[serde(default = "enabled")]
+    pub enabled: bool,
+    /// The font file each language's cards are drawn with, by language code, relative to the
+    /// site's folder.
+    pub fonts: BTreeMap<String, String>,
+    pub colors: CardColors,
+}
+
+fn enabled() -> bool {
+    true
+}
+
+/// The cards' colours, CSS hex colours such as `#1f5fbf` (the stylesheet's light palette).
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct CardColors {
+    pub background: String,
+    pub text: String,
+    pub muted: String,
+    pub accent: String,
 }
 
 /// An image for link previews (`og:image`): a file of `static/` and its size in pixels.
@@ -187,6 +218,28 @@ impl SiteConfig {
         if !self.languages.iter().any(|l| l.code == self.default_language) {
             bail!("default_language `{}` is not one of `languages`", self.default_language);
         }
+        self.check_cards()
+    }
+
+    fn check_cards(&self) -> anyhow::Result<()> {
+        let Some(cards) = self.cards.as_ref().filter(|c| c.enabled) else {
+            return Ok(());
+        };
+        if let Some(lang) = self.language_codes().find(|code| !cards.fonts.contains_key(*code)) {
+            bail!("cards.fonts has no font file for `{lang}`: name one for every language of `languages`");
+        }
+        let colors = &cards.colors;
+        for (name, value) in [
+            ("background", &colors.background),
+            ("text", &colors.text),
+            ("muted", &colors.muted),
+            ("accent", &colors.accent),
+        ] {
+            let hex = value.strip_prefix('#').unwrap_or_default();
+            if !matches!(hex.len(), 3 | 6) || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+                bail!("cards.colors.{name} `{value}` is not a hex colour such as `#1f5fbf`");
+            }
+        }
         Ok(())
     }
 
@@ -251,6 +304,31 @@ mod tests {
         assert!(image(320, 180).is_wide());
         assert!(!image(400, 400).is_wide());
         assert!(!image(500, 400).is_wide());
+    }
+
+    /// The repository's site-config.yaml with its `cards:` section replaced by `cards`.
+    fn with_cards(cards: &str) -> Result<SiteConfig, super::ConfigError> {
+        let text = include_str!("../../site-config.yaml");
+        let start = text.find("\ncards:\n").expect("the site has cards") + 1;
+        let end = start + text[start..].find("\n\n").unwrap_or(text.len() - start);
+        SiteConfig::parse(&format!("{}{cards}{}", &text[..start], &text[end..]))
+    }
+
+    #[test]
+    fn cards_need_a_font_for_every_language_and_hex_colours() {
+        let colors = "  colors: { background: \"#fff\", text: \"#1c2330\", muted: \"#566173\", accent: \"#1f5fbf\" }";
+        let fonts = |langs: &[&str]| langs.iter().map(|l| format!("    {l}: f.ttf\n")).collect::<String>();
+        with_cards(&format!("cards:\n  fonts:\n{}{colors}", fonts(&["en", "zh", "ja"]))).unwrap();
+        let error = with_cards(&format!("cards:\n  fonts:\n{}{colors}", fonts(&["en", "zh"]))).unwrap_err();
+        assert!(
+            error.message.contains("cards.fonts has no font file for `ja`"),
+            "{error}"
+        );
+        let red = colors.replace("#fff", "red");
+        let error = with_cards(&format!("cards:\n  fonts:\n{}{red}", fonts(&["en", "zh", "ja"]))).unwrap_err();
+        assert!(error.message.contains("cards.colors.background `red`"), "{error}");
+        // Turned off, the section is not checked further.
+        with_cards(&format!("cards:\n  enabled: false\n  fonts: {{}}\n{colors}")).unwrap();
     }
 
     #[test]

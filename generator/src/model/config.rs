@@ -5,7 +5,7 @@ use crate::diagnostics::Diagnostic;
 use anyhow::{Context, Result};
 use std::path::Path;
 
-pub use site_contract::config::{MenuItem, Operator, PreviewImage, ReadingSpeed, SiteConfig};
+pub use site_contract::config::{CardsConfig, MenuItem, Operator, PreviewImage, ReadingSpeed, SiteConfig};
 pub use site_contract::localized_path;
 
 /// The settings at `path`; a mistake is a diagnostic at its line and column when known.

@@ -2,9 +2,11 @@
 //! rendered from its Markdown, and the checks across them.
 
 pub mod aliases;
+pub mod cards;
 pub mod config;
 pub mod content;
 pub mod date;
+pub mod kept;
 pub mod layout;
 pub mod links;
 pub mod locales;

@@ -2,6 +2,7 @@
 //! language, rendered from Markdown, with the checks across pages and the warnings.
 
 use crate::diagnostics::{fail_on, Diagnostic};
+use crate::model::cards::Cards;
 use crate::model::config::SiteConfig;
 use crate::model::content::{self, Sources};
 use crate::model::locales::Locales;
@@ -23,6 +24,8 @@ pub struct Site {
     pub photos: Arc<Photos>,
     /// The owner's image (`owner.image`) when it is a photo the build processed.
     pub portrait: Option<Arc<Photo>>,
+    /// The pages' link-preview cards, when site-config.yaml has them (`cards:`).
+    pub cards: Option<Cards>,
     /// The page files as read (the tag pages aside), kept so `site watch` can read one again.
     pub sources: Sources,
     /// What the build shows of pages not published yet, and the files it left out.
@@ -58,7 +61,7 @@ impl Site {
 
     /// Reads the config, locales and content and renders every page's Markdown, with the
     /// warnings of the tag pages; `check` has not run. The files `publishing` does not show are
-    /// left out first, so nothing after sees them. Photos are kept in `photo_cache` between builds.
+    /// left out first, so nothing after sees them. Photos and cards are kept in `photo_cache` between builds.
     pub fn read(root: &Path, publishing: Publishing, photo_cache: Option<&Path>) -> Result<(Site, Vec<String>)> {
         let config = crate::model::config::load(&root.join("site-config.yaml"))?;
         let languages: Vec<String> = config.language_codes().map(String::from).collect();
@@ -80,7 +83,9 @@ impl Site {
         let portrait = (photos.get(&config.owner.image)).map_err(|message| {
             Diagnostic::in_file(&root.join("site-config.yaml"), format!("owner.image: {message}"))
         })?;
+        let cards = Cards::load(root, &config, photo_cache)?;
         let site = Site {
+            cards,
             config,
             languages,
             locales,

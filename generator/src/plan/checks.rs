@@ -27,6 +27,7 @@ pub(crate) fn sources(state: &mut State, options: &BuildOptions, change: &Change
             options.out.display()
         ));
     }
+    card_glyphs(&mut state.site);
     page_islands(&state.site.pages, state.ui.as_ref())?;
     config_routes(&state.site)?;
     page_templates(&state.tera, &state.site.pages)?;
@@ -34,6 +35,17 @@ pub(crate) fn sources(state: &mut State, options: &BuildOptions, change: &Change
     state.aliases_changed = aliases != state.aliases;
     state.aliases = aliases;
     Ok(())
+}
+
+/// Warns of each card whose text its font cannot draw in full (`Cards::coverage_warning`).
+fn card_glyphs(site: &mut Site) {
+    let Some(cards) = &site.cards else {
+        return;
+    };
+    let warnings: Vec<String> = (site.pages.built())
+        .filter_map(|page| cards.coverage_warning(page, &cards.of(&site.config, &site.locales, page)?))
+        .collect();
+    site.warnings.extend(warnings);
 }
 
 /// Fails on a front matter `island:` the UI bundle does not have, naming file and line. Without a

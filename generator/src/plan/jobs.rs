@@ -32,6 +32,9 @@ pub(crate) enum Job {
     StaticFiles,
     /// The resized photos of the plan's pages (`model::photos`).
     Photos,
+    /// The link-preview cards of the plan's pages (`model::cards`): a page's title, and so its
+    /// card, changes only when the page is rendered again.
+    Cards,
 }
 
 pub(crate) struct Plan {
@@ -69,6 +72,9 @@ impl Plan {
         let shown = |job: &Job| matches!(job, Job::Page { route, lang } if shows_photos(site, route, lang));
         if dirty.is_none() || jobs.iter().any(shown) {
             jobs.push(Job::Photos);
+        }
+        if site.cards.is_some() && jobs.iter().any(|job| matches!(job, Job::Page { .. })) {
+            jobs.push(Job::Cards);
         }
         // No Markdown file changes the not-found pages.
         if dirty.is_none() {

@@ -22,8 +22,9 @@ pub struct BuildOptions {
     /// Where the islands' HTML is kept between builds, so a rebuild renders only islands whose
     /// props changed; None renders every island on every build.
     pub island_cache: Option<PathBuf>,
-    /// Where processed photos are kept between builds, so a build processes only new or changed
-    /// photos; None processes every photo on every build.
+    /// Where processed photos and link-preview cards are kept between builds (the cards in its
+    /// `cards/` folder), so a build processes only new or changed photos and draws only changed
+    /// cards; None processes every photo and draws every card on every build.
     pub photo_cache: Option<PathBuf>,
 }
 
@@ -78,6 +79,8 @@ pub struct BuildReport {
     pub touched: Option<Vec<String>>,
     /// The photos this build decoded and encoded; the others came from the photo cache.
     pub photos_processed: usize,
+    /// The link-preview cards this build drew; the others came from the cache.
+    pub cards_drawn: usize,
 }
 
 impl BuildReport {
@@ -91,6 +94,7 @@ impl BuildReport {
             rerendered: None,
             touched: None,
             photos_processed: site.photos.processed(),
+            cards_drawn: site.cards.as_ref().map_or(0, |cards| cards.take_drawn()),
         }
     }
 

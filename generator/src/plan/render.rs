@@ -25,6 +25,7 @@ pub(crate) fn pages(state: &State, plan: &Plan, search_index_url: &str, dev: boo
         locales: &site.locales,
         pages: &site.pages,
         portrait: site.portrait.as_deref(),
+        cards: site.cards.as_ref(),
         search_index_url,
     };
     let manifest = state.ui.as_ref();

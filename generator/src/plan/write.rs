@@ -7,6 +7,7 @@ use super::search::SearchIndexFile;
 use super::state::{SearchKept, State};
 use super::write_pages::{write_pages, Finish};
 use super::BuildOptions;
+use crate::model::cards::{self, CARD_DIR};
 use crate::model::locales::Locales;
 use crate::model::photos::PHOTO_DIR;
 use crate::model::site::Site;
@@ -64,6 +65,7 @@ pub(crate) fn run(
         match job {
             Job::StaticFiles => copy_static_files(&mut out, &options.root.join("static"))?,
             Job::Photos => write_photos(&mut out, &state.site, &plan)?,
+            Job::Cards => write_cards(&mut out, &state.site, &plan)?,
             Job::SiteFiles => write_site_files(&mut out, state, options.dev)?,
             Job::Sitemap => write_sitemap(&mut out, &state.site)?,
             Job::Feed { lang } => write_feed(&mut out, &state.site, lang)?,
@@ -135,7 +137,8 @@ fn render_islands(
 }
 
 /// The files of the last build this one makes no more: the pages of dirty routes that are gone
-/// (or no longer pages of their own), and the search index's files `search_gone` names.
+/// (or no longer pages of their own), the cards of rendered pages whose text changed, and the
+/// search index's files `search_gone` names.
 fn gone_files(state: &State, plan: &Plan, out: &Written, search_gone: &[String]) -> Vec<PathBuf> {
     let site = &state.site;
     let files = |route: &String| {
@@ -149,7 +152,21 @@ fn gone_files(state: &State, plan: &Plan, out: &Written, search_gone: &[String])
         .flat_map(files)
         .filter(|f| state.files.contains(f) && !out.files.contains(f));
     let search = search_gone.iter().map(|path| Path::new("assets").join(path));
-    pages.chain(search).collect::<BTreeSet<_>>().into_iter().collect()
+    let rendered: BTreeSet<String> = (plan.jobs.iter())
+        .filter_map(|job| match job {
+            Job::Page { route, lang } => Some(cards::stem(route, lang)),
+            _ => None,
+        })
+        .collect();
+    let cards = (state.files.iter())
+        .filter(|f| !out.files.contains(*f) && cards::stem_of(f).is_some_and(|stem| rendered.contains(stem)))
+        .cloned();
+    pages
+        .chain(search)
+        .chain(cards)
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect()
 }
 
 /// The search index's files and their compressed siblings, written beside the pages: together
@@ -251,6 +268,24 @@ fn write_photos(out: &mut Written, site: &Site, plan: &Plan) -> Result<()> {
     Ok(())
 }
 
+/// The link-preview cards of the plan's pages, drawn in parallel or read from the cache.
+fn write_cards(out: &mut Written, site: &Site, plan: &Plan) -> Result<()> {
+    let Some(cards) = &site.cards else {
+        return Ok(());
+    };
+    let files: Vec<_> = (plan.jobs.iter())
+        .filter_map(|job| match job {
+            Job::Page { route, lang } => site.pages.get(route, lang),
+            _ => None,
+        })
+        .filter_map(|page| cards.of(&site.config, &site.locales, page))
+        .collect();
+    for (name, png) in cards.draw(&files)? {
+        out.write(Path::new(CARD_DIR).join(name), &png)?;
+    }
+    Ok(())
+}
+
 /// The UI text as i18next fetches it: `dist/locales/<lang>/<namespace>.json`.
 fn write_locale_files(out: &mut Written, locales: &Locales) -> Result<()> {
     for file in locales.files() {
@@ -346,7 +381,7 @@ fn write_feed(out: &mut Written, site: &Site, lang: &str) -> Result<()> {
 }
 
 /// Removes what an earlier build wrote and this one did not. The UI build owns `assets/`, except
-/// the search index and the islands' stylesheets this build writes there. The static hosts'
+/// the search index, the islands' stylesheets, the photos and the cards this build writes there. The static hosts'
 /// `_headers` is written after this, from the files that are left.
 fn remove_stale_files(out: &Written) -> Result<()> {
     remove_stale(&out.dir, &out.files, |p| {
@@ -355,6 +390,7 @@ fn remove_stale_files(out: &Written) -> Result<()> {
             || p.starts_with("assets")
                 && !p.starts_with("assets/search")
                 && !p.starts_with(PHOTO_DIR)
+                && !p.starts_with(CARD_DIR)
                 && !p
                     .file_name()
                     .and_then(|n| n.to_str())

@@ -1,6 +1,7 @@
 //! What a template sees of a page: its text, its place in the site (URL, alternates, breadcrumb,
 //! visible parts) and the props of its islands.
 
+use crate::model::cards::Cards;
 use crate::model::config::{PreviewImage, SiteConfig};
 use crate::model::content::{Hydrate, IslandData, IslandPlacement, PageKind};
 use crate::model::date::PageDate;
@@ -127,6 +128,8 @@ pub struct PageView {
     pub back: Option<BackLink>,
     /// The link preview's image, absolute, with its size when known.
     pub og_image: PreviewImage,
+    /// What the preview image shows, in words, when the build drew it (the page's card).
+    pub og_image_alt: Option<String>,
     /// `summary_large_image` for a wide preview image, else `summary`.
     pub twitter_card: &'static str,
     /// The page's JSON-LD (`structured_data::json_ld`), empty for none.
@@ -144,6 +147,8 @@ pub struct ViewContext<'a> {
     pub pages: &'a Pages,
     /// The owner's image when it is a photo the build processed.
     pub portrait: Option<&'a Photo>,
+    /// The pages' link-preview cards, when the site has them.
+    pub cards: Option<&'a Cards>,
     pub search_index_url: &'a str,
 }
 
@@ -328,6 +333,7 @@ impl ViewContext<'_> {
                 width: 0,
                 height: 0,
             },
+            og_image_alt: None,
             twitter_card: "summary",
             structured_data: String::new(),
             feed: self.absolute(&crate::output::feed::feed_path(self.config, lang)),
@@ -458,7 +464,12 @@ impl ViewContext<'_> {
             }
             PageKind::Home | PageKind::Single => {}
         }
-        self.set_preview_image(&mut view, front.image.as_ref());
+        let card = (self.cards)
+            .and_then(|cards| cards.of(self.config, self.locales, page))
+            .map(|file| Cards::preview(&file));
+        self.set_preview_image(&mut view, front.image.as_ref().or(card.as_ref()));
+        // The card shows the title, and says nothing else.
+        view.og_image_alt = card.map(|_| view.title.clone());
         view.structured_data = crate::render::structured_data::json_ld(
             page,
             is_article,
