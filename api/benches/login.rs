@@ -1,6 +1,5 @@
 //! Login latency and throughput over HTTP with the real argon2id parameters: the app on
 //! loopback with a fresh SQLite database and one member. Prints one line per figure.
-#![warn(clippy::too_many_lines)]
 
 use api::settings::Settings;
 use std::sync::Arc;

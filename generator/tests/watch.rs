@@ -132,6 +132,120 @@ fn append(path: &Path, text: &str) {
 
 const NEW_NOTE: &str = "---\ntitle: A new note\ndescription: Added while watching.\ndate: 2025-12-01\n---\nNew text with a [link](/notes/first).\n";
 
+/// A change to the fixture: what changes, the change, the files to tell the watcher, and how many
+/// pages it may render again.
+type Step = (&'static str, fn(&Path), &'static [&'static str], usize);
+
+// Each step: what changes, the files to tell the watcher, and how many pages it may render
+// again, each in three languages: the page, its list, its neighbours, and its old and new
+// tags' pages and the tag index (not the search page: a dev build's index keeps its name).
+const STEPS: &[Step] = &[
+    (
+        "edit a note's text (its translations become stale)",
+        |c| append(&c.join("notes/first.en.md"), "\nA new paragraph.\n"),
+        &["notes/first.en.md"],
+        18,
+    ),
+    (
+        "quote in a note (its islands' stylesheet no longer holds the quotes' rule)",
+        |c| append(&c.join("notes/first.en.md"), "\n> A quote.\n"),
+        &["notes/first.en.md"],
+        18,
+    ),
+    (
+        "take the quote out again (that stylesheet is named by no page any more)",
+        |c| replace(&c.join("notes/first.en.md"), "\n> A quote.\n", "\n"),
+        &["notes/first.en.md"],
+        18,
+    ),
+    (
+        "retitle a page its section lists, its neighbours and its tag show",
+        |c| replace(&c.join("guide/a.en.md"), "Second by weight", "Retitled"),
+        &["guide/a.en.md"],
+        15,
+    ),
+    (
+        "tag a page with a new tag and drop its old one",
+        |c| replace(&c.join("guide/a.en.md"), "tags: [math]", "tags: [fresh]"),
+        &["guide/a.en.md"],
+        18,
+    ),
+    (
+        "date a note so it moves among its neighbours",
+        |c| replace(&c.join("notes/older.en.md"), "date: 2024-01", "date: 2026-01"),
+        &["notes/older.en.md"],
+        9,
+    ),
+    (
+        "add a note in two languages",
+        |c| {
+            write(&c.join("notes/added.en.md"), NEW_NOTE);
+            write(&c.join("notes/added.zh.md"), &NEW_NOTE.replace("A new note", "新筆記"));
+        },
+        &["notes/added.en.md", "notes/added.zh.md"],
+        12,
+    ),
+    (
+        "rename a note",
+        |c| std::fs::rename(c.join("notes/older.en.md"), c.join("notes/renamed.en.md")).unwrap(),
+        &["notes/older.en.md", "notes/renamed.en.md"],
+        9,
+    ),
+    (
+        "delete a translation (the page falls back to English)",
+        |c| std::fs::remove_file(c.join("notes/added.zh.md")).unwrap(),
+        &["notes/added.zh.md"],
+        12,
+    ),
+    (
+        "delete a page",
+        |c| {
+            std::fs::remove_file(c.join("notes/added.en.md")).unwrap();
+        },
+        &["notes/added.en.md"],
+        9,
+    ),
+    (
+        "give the renamed note its old URL as an alias (the site facts and nginx list it)",
+        |c| {
+            replace(
+                &c.join("notes/renamed.en.md"),
+                "date: 2026-01",
+                "date: 2026-01\naliases: [/notes/older]",
+            )
+        },
+        &["notes/renamed.en.md"],
+        9,
+    ),
+    (
+        "make a note a draft (a dev build shows it, with its badge)",
+        |c| {
+            replace(
+                &c.join("notes/renamed.en.md"),
+                "date: 2026-01",
+                "date: 2026-01\ndraft: true",
+            )
+        },
+        &["notes/renamed.en.md"],
+        9,
+    ),
+    (
+        "add a section with a page",
+        |c| {
+            write(
+                &c.join("guide/deep/_index.en.md"),
+                "---\ntitle: Deep\ndescription: A section.\n---\nDeep pages.\n",
+            );
+            write(
+                &c.join("guide/deep/x.en.md"),
+                "---\ntitle: X\ndescription: In deep.\n---\nSee [the guide](/guide).\n",
+            );
+        },
+        &["guide/deep/_index.en.md", "guide/deep/x.en.md"],
+        12,
+    ),
+];
+
 #[test]
 fn every_rebuild_equals_a_clean_build() {
     let (_site, root, out) = fixture_copy();
@@ -140,117 +254,7 @@ fn every_rebuild_equals_a_clean_build() {
     resident.build_all().unwrap();
     assert_eq!(differences(&root, &out), Vec::<String>::new(), "after the first build");
 
-    // Each step: what changes, the files to tell the watcher, and how many pages it may render
-    // again, each in three languages: the page, its list, its neighbours, and its old and new
-    // tags' pages and the tag index (not the search page: a dev build's index keeps its name).
-    type Step = (&'static str, fn(&Path), &'static [&'static str], usize);
-    let steps: Vec<Step> = vec![
-        (
-            "edit a note's text (its translations become stale)",
-            |c| append(&c.join("notes/first.en.md"), "\nA new paragraph.\n"),
-            &["notes/first.en.md"],
-            18,
-        ),
-        (
-            "quote in a note (its islands' stylesheet no longer holds the quotes' rule)",
-            |c| append(&c.join("notes/first.en.md"), "\n> A quote.\n"),
-            &["notes/first.en.md"],
-            18,
-        ),
-        (
-            "take the quote out again (that stylesheet is named by no page any more)",
-            |c| replace(&c.join("notes/first.en.md"), "\n> A quote.\n", "\n"),
-            &["notes/first.en.md"],
-            18,
-        ),
-        (
-            "retitle a page its section lists, its neighbours and its tag show",
-            |c| replace(&c.join("guide/a.en.md"), "Second by weight", "Retitled"),
-            &["guide/a.en.md"],
-            15,
-        ),
-        (
-            "tag a page with a new tag and drop its old one",
-            |c| replace(&c.join("guide/a.en.md"), "tags: [math]", "tags: [fresh]"),
-            &["guide/a.en.md"],
-            18,
-        ),
-        (
-            "date a note so it moves among its neighbours",
-            |c| replace(&c.join("notes/older.en.md"), "date: 2024-01", "date: 2026-01"),
-            &["notes/older.en.md"],
-            9,
-        ),
-        (
-            "add a note in two languages",
-            |c| {
-                write(&c.join("notes/added.en.md"), NEW_NOTE);
-                write(&c.join("notes/added.zh.md"), &NEW_NOTE.replace("A new note", "新筆記"));
-            },
-            &["notes/added.en.md", "notes/added.zh.md"],
-            12,
-        ),
-        (
-            "rename a note",
-            |c| std::fs::rename(c.join("notes/older.en.md"), c.join("notes/renamed.en.md")).unwrap(),
-            &["notes/older.en.md", "notes/renamed.en.md"],
-            9,
-        ),
-        (
-            "delete a translation (the page falls back to English)",
-            |c| std::fs::remove_file(c.join("notes/added.zh.md")).unwrap(),
-            &["notes/added.zh.md"],
-            12,
-        ),
-        (
-            "delete a page",
-            |c| {
-                std::fs::remove_file(c.join("notes/added.en.md")).unwrap();
-            },
-            &["notes/added.en.md"],
-            9,
-        ),
-        (
-            "give the renamed note its old URL as an alias (the site facts and nginx list it)",
-            |c| {
-                replace(
-                    &c.join("notes/renamed.en.md"),
-                    "date: 2026-01",
-                    "date: 2026-01\naliases: [/notes/older]",
-                )
-            },
-            &["notes/renamed.en.md"],
-            9,
-        ),
-        (
-            "make a note a draft (a dev build shows it, with its badge)",
-            |c| {
-                replace(
-                    &c.join("notes/renamed.en.md"),
-                    "date: 2026-01",
-                    "date: 2026-01\ndraft: true",
-                )
-            },
-            &["notes/renamed.en.md"],
-            9,
-        ),
-        (
-            "add a section with a page",
-            |c| {
-                write(
-                    &c.join("guide/deep/_index.en.md"),
-                    "---\ntitle: Deep\ndescription: A section.\n---\nDeep pages.\n",
-                );
-                write(
-                    &c.join("guide/deep/x.en.md"),
-                    "---\ntitle: X\ndescription: In deep.\n---\nSee [the guide](/guide).\n",
-                );
-            },
-            &["guide/deep/_index.en.md", "guide/deep/x.en.md"],
-            12,
-        ),
-    ];
-    for (what, change, files, at_most) in steps {
+    for &(what, change, files, at_most) in STEPS {
         change(&content);
         let changed: Vec<PathBuf> = files.iter().map(|f| content.join(f)).collect();
         let report = resident.rebuild(&changed).unwrap();

@@ -601,11 +601,8 @@ fn model(c: &Case, claims: f64, shares: f64) -> Model {
     }
 }
 
-/// The five forecast years; returns the exact NOPAT of the last year and the exact present
-/// value of the forecast.
-fn forecast(c: &Case, f: &mut Figures) -> (f64, f64) {
-    let (p, n) = (&c.forecast, &c.normalisation);
-    let years = p.years.len();
+/// Every line of the forecast has a figure for each of its years.
+fn assert_one_figure_a_year(p: &Forecast) {
     for line in [
         &p.growth,
         &p.revenue,
@@ -615,8 +612,15 @@ fn forecast(c: &Case, f: &mut Figures) -> (f64, f64) {
         &p.discount_factors,
         &p.present_values,
     ] {
-        assert_eq!(line.len(), years, "forecast: one figure a year");
+        assert_eq!(line.len(), p.years.len(), "forecast: one figure a year");
     }
+}
+
+/// The five forecast years; returns the exact NOPAT of the last year and the exact present
+/// value of the forecast.
+fn forecast(c: &Case, f: &mut Figures) -> (f64, f64) {
+    let (p, n) = (&c.forecast, &c.normalisation);
+    assert_one_figure_a_year(p);
     f.input("forecast.roic", p.roic, Shown::Percent(0));
     f.inputs("forecast.growth", &p.growth, Shown::Percent(1));
     let after_tax = n.margin * (1.0 - n.tax_rate);

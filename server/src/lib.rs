@@ -1,7 +1,6 @@
 //! The `api` binary: its command line (`cli`, with `backup` and `restore`), its log, and
 //! `startup`, which composes the membership API (the `api` crate) with the static site (the
 //! `site-server` crate) behind one listener.
-#![warn(clippy::too_many_lines)]
 
 pub mod backup;
 pub mod cli;

@@ -1,5 +1,4 @@
 //! The `api` binary: the command line of `cli`, `serve` composed by `startup`.
-#![warn(clippy::too_many_lines)]
 
 use clap::Parser;
 use server::cli::{Cli, Command};

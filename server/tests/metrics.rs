@@ -4,7 +4,6 @@
 //!
 //! The metrics belong to the process, so the two databases run one after the other in one test:
 //! side by side, each would see the other's requests in the counts it compares.
-#![warn(clippy::too_many_lines)]
 
 #[path = "../../api/tests/api/helpers/mod.rs"]
 mod helpers;

@@ -1,5 +1,4 @@
 //! The static-site server against a small fixture `dist/`, over a real listener.
-#![warn(clippy::too_many_lines)]
 
 use poem::endpoint::BoxEndpoint;
 use poem::listener::{Acceptor, Listener, TcpListener};

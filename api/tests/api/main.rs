@@ -1,7 +1,6 @@
 //! The membership API's tests, one binary (each module a flow or a rule): the API alone, mounted
 //! under `/api` on a fresh database per test, on SQLite and on PostgreSQL (`helpers`). What
 //! needs the whole `api` binary or the static site beside the API is in `server/tests/`.
-#![warn(clippy::too_many_lines)]
 
 #[macro_use]
 mod helpers;

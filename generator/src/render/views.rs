@@ -411,24 +411,7 @@ impl ViewContext<'_> {
         view.date = self.date(front.date, lang);
         let is_article = self.pages.is_article(page);
         if is_article {
-            view.updated = front
-                .updated
-                .filter(|updated| front.date.is_none_or(|date| *updated > date))
-                .map(|datetime| DateView {
-                    datetime,
-                    text: self.locales.format(
-                        lang,
-                        "reading.updated",
-                        &[("date", &datetime.format(self.locales, lang))],
-                    ),
-                });
-            view.takeaways = front.takeaways.clone();
-            let minutes = reading::reading_minutes(&page.rendered.text, self.config.language(lang).reading).to_string();
-            view.reading_time = Some(self.locales.format(lang, "reading.minutes", &[("count", &minutes)]));
-            view.toc = reading::contents(&page.rendered.headings);
-            let (previous, next) = self.pages.neighbours(page);
-            view.previous = previous.map(|p| self.link(p));
-            view.next = next.map(|p| self.link(p));
+            self.add_article_parts(&mut view, page);
         }
         view.tech = tech_tags(&front.tech);
         view.island = front.island.as_ref().map(|island| IslandUse {
@@ -436,6 +419,50 @@ impl ViewContext<'_> {
             props: self.island_props(island, lang, page),
             hydrate: island.hydrate,
         });
+        self.add_listing(&mut view, page);
+        let card = (self.cards)
+            .and_then(|cards| cards.of(self.config, self.locales, page))
+            .map(|file| Cards::preview(&file));
+        self.set_preview_image(&mut view, front.image.as_ref().or(card.as_ref()));
+        // The card shows the title, and says nothing else.
+        view.og_image_alt = card.map(|_| view.title.clone());
+        view.structured_data = crate::render::structured_data::json_ld(
+            page,
+            is_article,
+            view.parts.breadcrumb.then_some(view.breadcrumb.as_slice()),
+            self.config,
+            &view.canonical,
+        );
+        view
+    }
+
+    /// What an article adds: its updated date, takeaways, reading time, contents and neighbours.
+    fn add_article_parts(&self, view: &mut PageView, page: &Page) {
+        let (lang, front) = (page.lang.as_str(), &page.source.front);
+        view.updated = front
+            .updated
+            .filter(|updated| front.date.is_none_or(|date| *updated > date))
+            .map(|datetime| DateView {
+                datetime,
+                text: self.locales.format(
+                    lang,
+                    "reading.updated",
+                    &[("date", &datetime.format(self.locales, lang))],
+                ),
+            });
+        view.takeaways = front.takeaways.clone();
+        let minutes = reading::reading_minutes(&page.rendered.text, self.config.language(lang).reading).to_string();
+        view.reading_time = Some(self.locales.format(lang, "reading.minutes", &[("count", &minutes)]));
+        view.toc = reading::contents(&page.rendered.headings);
+        let (previous, next) = self.pages.neighbours(page);
+        view.previous = previous.map(|p| self.link(p));
+        view.next = next.map(|p| self.link(p));
+    }
+
+    /// What a listing adds: a collection's entries, a section's children, a tag's pages, or an
+    /// entry's way back.
+    fn add_listing(&self, view: &mut PageView, page: &Page) {
+        let (route, lang) = (page.route(), page.lang.as_str());
         match &page.source.kind {
             PageKind::Collection { name } => {
                 view.entries = self
@@ -464,20 +491,6 @@ impl ViewContext<'_> {
             }
             PageKind::Home | PageKind::Single => {}
         }
-        let card = (self.cards)
-            .and_then(|cards| cards.of(self.config, self.locales, page))
-            .map(|file| Cards::preview(&file));
-        self.set_preview_image(&mut view, front.image.as_ref().or(card.as_ref()));
-        // The card shows the title, and says nothing else.
-        view.og_image_alt = card.map(|_| view.title.clone());
-        view.structured_data = crate::render::structured_data::json_ld(
-            page,
-            is_article,
-            view.parts.breadcrumb.then_some(view.breadcrumb.as_slice()),
-            self.config,
-            &view.canonical,
-        );
-        view
     }
 
     /// The page shown for an unknown entry of `collection`: its message and a way back.

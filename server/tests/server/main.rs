@@ -2,7 +2,6 @@
 //! site beside the API, the listener's limits and log. The API's harness (`helpers`) is the one
 //! of `api/tests/api/`; `process` runs the binary. `/metrics` is tested in a binary of its own
 //! (`tests/metrics.rs`): its counts belong to the process.
-#![warn(clippy::too_many_lines)]
 
 #[macro_use]
 #[path = "../../../api/tests/api/helpers/mod.rs"]

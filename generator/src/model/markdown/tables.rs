@@ -44,7 +44,27 @@ pub(super) fn rewrite(events: &mut [Event<'_>], start: usize) {
     let columns = alignments
         .len()
         .max(cells.iter().map(|c| c.column + 1).max().unwrap_or(0));
-    let numeric: Vec<bool> = (0..columns)
+    let numeric = numeric_columns(&cells, columns);
+    // A totals row sums figures: only a table with a column of them has one.
+    let total_rows: Vec<usize> = cells
+        .iter()
+        .filter(|c| !c.head && c.column == 0 && is_total(&c.text) && numeric.contains(&true))
+        .map(|c| c.row)
+        .collect();
+    let stacks = is_text_table(&cells, &numeric);
+    let labels = stacks.then(|| column_labels(&cells, columns));
+
+    for cell in &cells {
+        let (open, close) = cell_tags(cell, &numeric, &alignments, labels.as_deref());
+        events[cell.start] = Event::Html(open.into());
+        events[cell.end] = Event::Html(close.into());
+    }
+    rewrite_frame(&mut events[start..], stacks, &total_rows);
+}
+
+/// Whether each column holds figures only (and at least one) below its head.
+fn numeric_columns(cells: &[Cell], columns: usize) -> Vec<bool> {
+    (0..columns)
         .map(|column| {
             let mut body = cells.iter().filter(|c| !c.head && c.column == column);
             let mut any = false;
@@ -54,16 +74,12 @@ pub(super) fn rewrite(events: &mut [Event<'_>], start: usize) {
                 text.is_empty() || (c.plain && is_number(text))
             }) && any
         })
-        .collect();
-    // A totals row sums figures: only a table with a column of them has one.
-    let total_rows: Vec<usize> = cells
-        .iter()
-        .filter(|c| !c.head && c.column == 0 && is_total(&c.text) && numeric.contains(&true))
-        .map(|c| c.row)
-        .collect();
+        .collect()
+}
 
-    let stacks = is_text_table(&cells, &numeric);
-    let labels: Vec<String> = (0..columns)
+/// Each column's head text: the label a stacked row repeats before each cell.
+fn column_labels(cells: &[Cell], columns: usize) -> Vec<String> {
+    (0..columns)
         .map(|column| {
             cells
                 .iter()
@@ -71,42 +87,44 @@ pub(super) fn rewrite(events: &mut [Event<'_>], start: usize) {
                 .map(|c| c.text.trim().to_string())
                 .unwrap_or_default()
         })
-        .collect();
+        .collect()
+}
 
-    for cell in &cells {
-        let mut classes = Vec::new();
-        if numeric[cell.column] {
-            classes.push("num");
-        } else {
-            match alignments.get(cell.column) {
-                Some(Alignment::Left) => classes.push("align-left"),
-                Some(Alignment::Center) => classes.push("align-center"),
-                Some(Alignment::Right) => classes.push("align-right"),
-                _ => {}
-            }
+/// The opening and closing tag of `cell`: its alignment or figure class, and in a stacked
+/// table its column's label.
+fn cell_tags(
+    cell: &Cell,
+    numeric: &[bool],
+    alignments: &[Alignment],
+    labels: Option<&[String]>,
+) -> (String, &'static str) {
+    let class = if numeric[cell.column] {
+        Some("num")
+    } else {
+        match alignments.get(cell.column) {
+            Some(Alignment::Left) => Some("align-left"),
+            Some(Alignment::Center) => Some("align-center"),
+            Some(Alignment::Right) => Some("align-right"),
+            _ => None,
         }
-        let class = if classes.is_empty() {
-            String::new()
-        } else {
-            format!(" class=\"{}\"", classes.join(" "))
-        };
-        let label = match labels.get(cell.column) {
-            Some(label) if stacks && !label.is_empty() => {
-                format!(" data-label=\"{}\"", html_escape::encode_double_quoted_attribute(label))
-            }
-            _ => String::new(),
-        };
-        let (open, close) = if cell.head {
-            (format!("<th scope=\"col\"{class}>"), "</th>")
-        } else {
-            (format!("<td{class}{label}>"), "</td>")
-        };
-        events[cell.start] = Event::Html(open.into());
-        events[cell.end] = Event::Html(close.into());
+    };
+    let class = class.map(|c| format!(" class=\"{c}\"")).unwrap_or_default();
+    if cell.head {
+        return (format!("<th scope=\"col\"{class}>"), "</th>");
     }
+    let label = match labels.and_then(|l| l.get(cell.column)) {
+        Some(label) if !label.is_empty() => {
+            format!(" data-label=\"{}\"", html_escape::encode_double_quoted_attribute(label))
+        }
+        _ => String::new(),
+    };
+    (format!("<td{class}{label}>"), "</td>")
+}
 
+/// The table's own tags: its scroll box (stacked or not), head, body and rows (totals marked).
+fn rewrite_frame(events: &mut [Event<'_>], stacks: bool, total_rows: &[usize]) {
     let mut row = 0;
-    for event in events[start..].iter_mut() {
+    for event in events.iter_mut() {
         let html: CowStr = match event {
             Event::Start(Tag::Table(_)) if stacks => "<div class=\"table-scroll table-stack\"><table>".into(),
             Event::Start(Tag::Table(_)) => "<div class=\"table-scroll\"><table>".into(),

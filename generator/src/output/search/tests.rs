@@ -74,6 +74,33 @@ fn write_into(disk: &mut BTreeMap<String, Vec<u8>>, index: &mut LanguageIndex, b
     written
 }
 
+/// Step `step`'s edit of the page `current` (the `order`th entry): a word added to its text for
+/// the first 16 steps, then thousands of rare characters.
+fn edit_for_step(step: usize, current: &IndexEntry, order: usize, seed: &mut u64) -> IndexEntry {
+    let edited = match step {
+        0..16 => IndexEntry {
+            text: format!("{} quokka{step}", current.text),
+            ..made_up_entry("en", order / 2, &mut { 0 }, 1)
+        },
+        // Rare characters: thousands of grams no other page holds.
+        _ => IndexEntry {
+            text: (0..900)
+                .map(|n| char::from_u32(0x4e00 + ((n * 7919 + step * 104_729) % 6000) as u32).unwrap())
+                .collect(),
+            ..made_up_entry("en", order / 2, seed, 60)
+        },
+    };
+    IndexEntry {
+        title: if step < 16 { current.title.clone() } else { edited.title },
+        keywords: if step < 16 {
+            current.keywords.clone()
+        } else {
+            edited.keywords
+        },
+        ..edited
+    }
+}
+
 #[test]
 fn an_edit_rewrites_only_the_files_that_show_it_and_equals_encoding_anew() {
     let locales = Locales::load(
@@ -95,32 +122,7 @@ fn an_edit_rewrites_only_the_files_that_show_it_and_equals_encoding_anew() {
     // are counted anew.
     for step in 0..24 {
         let order = (step * 38) % 400 / 2 * 2;
-        let edited = match step {
-            0..16 => IndexEntry {
-                text: format!("{} quokka{step}", entries[order].text),
-                ..made_up_entry("en", order / 2, &mut { 0 }, 1)
-            },
-            // Rare characters: thousands of grams no other page holds.
-            _ => IndexEntry {
-                text: (0..900)
-                    .map(|n| char::from_u32(0x4e00 + ((n * 7919 + step * 104_729) % 6000) as u32).unwrap())
-                    .collect(),
-                ..made_up_entry("en", order / 2, &mut seed, 60)
-            },
-        };
-        let edited = IndexEntry {
-            title: if step < 16 {
-                entries[order].title.clone()
-            } else {
-                edited.title
-            },
-            keywords: if step < 16 {
-                entries[order].keywords.clone()
-            } else {
-                edited.keywords
-            },
-            ..edited
-        };
+        let edited = edit_for_step(step, &entries[order], order, &mut seed);
         let old = std::mem::replace(&mut entries[order], edited);
         let mut edits = vec![(order, old)];
         if step == 3 {
