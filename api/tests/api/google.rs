@@ -2,7 +2,6 @@
 
 use crate::helpers::{client_from, servers, tally, Backend, TestApp};
 use base64::Engine;
-use futures_util::future::join_all;
 use poem::http::StatusCode;
 use poem::web::{Data, Form};
 use poem::{get, handler, post, EndpointExt, Request, Route};
@@ -493,23 +492,9 @@ on_both_databases! {
         let proxy = client_from("127.0.0.1");
         // Eight /64s of one /48 try thirty invitation codes each (every /64's own allowance), all
         // at once: the /48 lets a hundred through, as for mailed codes.
-        let replies = join_all((0..8).map(|net| {
-            let (remote, proxy) = (&remote, &proxy);
-            async move {
-                let mut replies = Vec::new();
-                for i in 0..30 {
-                    let address = format!("2001:db8:1:{net:x}::{:x}", i + 1);
-                    let via = [("x-forwarded-for", address.as_str())];
-                    let body = json!({"token": format!("guess{net}-{i}"), "inviteCode": "AAAA-BBBB-CCCC"});
-                    replies.push(remote.post(proxy, "/api/auth/verify-invite", body, &via).await);
-                }
-                replies
-            }
-        }))
-        .await
-        .into_iter()
-        .flatten()
-        .collect::<Vec<_>>();
+        let replies = remote
+            .post_from_one_ipv6_48(&proxy, "/api/auth/verify-invite", |net, i| json!({"token": format!("guess{net}-{i}"), "inviteCode": "AAAA-BBBB-CCCC"}))
+            .await;
         assert_eq!(tally(&replies), [(400, 100), (429, 140)].into());
         // Another /48 is someone else.
         let elsewhere = remote

@@ -324,23 +324,9 @@ on_both_databases! {
         let proxy = client_from("127.0.0.1");
         // Eight /64s of one /48, thirty failures each (every /64's own allowance), all at once:
         // the /48 lets a hundred through.
-        let replies = join_all((0..8).map(|net| {
-            let (remote, proxy) = (&remote, &proxy);
-            async move {
-                let mut replies = Vec::new();
-                for i in 0..30 {
-                    let address = format!("2001:db8:1:{net:x}::{:x}", i + 1);
-                    let via = [("x-forwarded-for", address.as_str())];
-                    let body = json!({"username": format!("nobody{net}-{i}"), "password": "not the password"});
-                    replies.push(remote.post(proxy, "/api/denglu", body, &via).await);
-                }
-                replies
-            }
-        }))
-        .await
-        .into_iter()
-        .flatten()
-        .collect::<Vec<_>>();
+        let replies = remote
+            .post_from_one_ipv6_48(&proxy, "/api/denglu", |net, i| json!({"username": format!("nobody{net}-{i}"), "password": "not the password"}))
+            .await;
         assert_eq!(tally(&replies), [(401, 100), (429, 140)].into());
         // Another /48 is someone else.
         let elsewhere = remote

@@ -284,6 +284,31 @@ impl Remote {
         Self::send(client.get(format!("{}{path}", self.base)), headers).await
     }
 
+    /// Eight /64s of the IPv6 /48 `2001:db8:1::/48`, each sending thirty POSTs to `path` (every
+    /// /64's own allowance) through the trusted proxy `proxy`, all at once; `body(net, i)` is the
+    /// i-th body of the net-th /64. The replies, in no particular order.
+    pub async fn post_from_one_ipv6_48(
+        &self,
+        proxy: &reqwest::Client,
+        path: &str,
+        body: impl Fn(usize, usize) -> Value,
+    ) -> Vec<Reply> {
+        let body = &body;
+        futures_util::future::join_all((0..8).map(|net| async move {
+            let mut replies = Vec::new();
+            for i in 0..30 {
+                let address = format!("2001:db8:1:{net:x}::{:x}", i + 1);
+                let via = [("x-forwarded-for", address.as_str())];
+                replies.push(self.post(proxy, path, body(net, i), &via).await);
+            }
+            replies
+        }))
+        .await
+        .into_iter()
+        .flatten()
+        .collect()
+    }
+
     async fn send(mut req: reqwest::RequestBuilder, headers: &[(&str, &str)]) -> Reply {
         for (name, value) in headers {
             req = req.header(*name, *value);
