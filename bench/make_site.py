@@ -100,7 +100,10 @@ def make(n, out, repo):
     # none of those pages, and a frame for a missing page fails the build. Less the link-preview
     # cards too: the Hugo site it is compared with draws no image per page, so the comparison
     # stays like for like (the real site keeps its cards).
-    config, skipping = [], False
+    # The top bar and the footer must link to pages the site has: their entries keep their labels
+    # and link to the synthetic sections (the footer to the home page).
+    sections = (n + PER_SECTION - 1) // PER_SECTION
+    config, skipping, entry, in_links = [], False, 0, None
     for line in (repo / "site-config.yaml").read_text().splitlines(keepends=True):
         if line.startswith("frames:") or line.startswith("cards:"):
             skipping = True
@@ -108,6 +111,15 @@ def make(n, out, repo):
         if skipping and (line.startswith(" ") or not line.strip()):
             continue
         skipping = False
+        if line.startswith("top_bar:") or line.startswith("footer:"):
+            in_links = line.split(":")[0]
+        elif not line.startswith(" "):
+            in_links = None
+        if line.startswith("  - { key:") and in_links:
+            key = line.split("key:")[1].split(",")[0].strip()
+            link = "/" if key == "home" or in_links == "footer" else f"/sec-{entry % sections:03d}"
+            entry += key != "home" and in_links == "top_bar"
+            line = f"  - {{ key: {key}, link: {link} }}\n"
         config.append(line)
     (ours / "site-config.yaml").write_text("".join(config))
     shutil.copytree(repo / "locales", ours / "locales")
