@@ -183,7 +183,9 @@ const SERVINGS = [
     label: ' via nginx (TLS, HTTP/2)',
     async start() {
       const httpsPort = await freePort();
-      const origin = `https://127.0.0.1:${httpsPort}`;
+      // The deployment answers only its server name (localhost in the templated site): an IP
+      // address sends no SNI, and the catch-all server rejects that handshake.
+      const origin = `https://localhost:${httpsPort}`;
       const feed = await startFeed(origin);
       const api = await startApi('deployed', await freePort(), feed.url);
       const nginx = await startNginx(httpsPort, api.port);
