@@ -316,10 +316,7 @@ on_both_databases! {
     }
 
     async fn failures_count_per_ipv6_48_as_well_as_per_64(backend: Backend) {
-        let app = TestApp::with(backend, |s| {
-            s.trusted_proxies = api::client_ip::parse_trusted_proxies("127.0.0.1").unwrap();
-        })
-        .await;
+        let app = TestApp::behind_loopback_proxy(backend).await;
         let remote = app.listen().await;
         let proxy = client_from("127.0.0.1");
         // Eight /64s of one /48, thirty failures each (every /64's own allowance), all at once:

@@ -283,10 +283,7 @@ on_both_databases! {
         // The probe of a guesser with twenty addresses behind a trusted proxy: each asks for a
         // new code and tries it five times, all at once. A new code used to bring five new tries
         // (95 of 100 guesses were checked); the address's budget holds it to twenty an hour.
-        let app = TestApp::with(backend, |s| {
-            s.trusted_proxies = api::client_ip::parse_trusted_proxies("127.0.0.1").unwrap();
-        })
-        .await;
+        let app = TestApp::behind_loopback_proxy(backend).await;
         app.register("nell", "nell@example.com", OLD).await;
         // The sign-up mail's hour is over: the address's twenty mails an hour are the guesser's.
         app.clock.advance(3600);

@@ -104,6 +104,15 @@ impl TestApp {
         TestApp::with(backend, |_| {}).await
     }
 
+    /// An app that trusts a proxy at 127.0.0.1, so `x-forwarded-for` names the client: many
+    /// client addresses from one test.
+    pub async fn behind_loopback_proxy(backend: Backend) -> TestApp {
+        TestApp::with(backend, |s| {
+            s.trusted_proxies = api::client_ip::parse_trusted_proxies("127.0.0.1").unwrap();
+        })
+        .await
+    }
+
     pub async fn with(backend: Backend, configure: impl FnOnce(&mut Settings)) -> TestApp {
         let dir = tempfile::tempdir().expect("temp dir");
         let database_url = fresh_database(backend, dir.path()).await;
