@@ -34,3 +34,11 @@ pub(super) fn put(files: &mut Vec<IndexFile>, n: usize, file: IndexFile) {
         None => files.push(file),
     }
 }
+
+/// How many times its base size a file of the index is made on an index of `units` of that base
+/// size: 1 up to `files` files, then the square root of the excess, so a large site gets far
+/// fewer, larger files (every file costs the build a create, and a `.gz` and `.br` beside it),
+/// while the bytes a query reads grow only as the square root of the site.
+pub(super) fn growth(units: usize, files: usize) -> f64 {
+    (units as f64 / files as f64).sqrt().max(1.0)
+}

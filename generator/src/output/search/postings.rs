@@ -9,9 +9,12 @@ use crate::output::search::entries::IndexEntry;
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
-/// Pages per chunk are chosen so a chunk holds about this many bytes: a query reads whole chunks,
-/// so small ones waste little text on pages it does not show.
+/// Pages per chunk are chosen so a chunk holds about this many bytes up to CHUNKS_AT_BASE
+/// chunks, more beyond (`growth`): a query reads whole chunks, so small ones waste little text on
+/// pages it does not show.
 pub(super) const CHUNK_BYTES: usize = 4 * 1024;
+
+pub(super) const CHUNKS_AT_BASE: usize = 128;
 
 pub(super) const MAX_PAGES_PER_CHUNK: usize = 64;
 
@@ -112,9 +115,11 @@ impl Postings {
         self.orders.len()
     }
 
-    /// Pages per chunk: about CHUNK_BYTES a chunk.
+    /// Pages per chunk: about CHUNK_BYTES a chunk on a small site, more on a large one.
     pub(super) fn per(&self) -> usize {
-        (CHUNK_BYTES * self.pages() / self.record_bytes.max(1)).clamp(1, MAX_PAGES_PER_CHUNK)
+        let chunk_bytes = CHUNK_BYTES as f64 * growth(self.record_bytes / CHUNK_BYTES, CHUNKS_AT_BASE);
+        let per = chunk_bytes * self.pages() as f64 / self.record_bytes.max(1) as f64;
+        (per as usize).clamp(1, MAX_PAGES_PER_CHUNK)
     }
 
     /// The page of `id` now has the entry `new` where it had `old`.

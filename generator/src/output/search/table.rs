@@ -7,8 +7,11 @@ use base64::Engine;
 use serde_json::{json, Value};
 use std::collections::{BTreeSet, HashMap, HashSet};
 
-/// Buckets hold about this many bytes; a query reads one per lookup.
+/// Buckets hold about this many bytes up to BUCKETS_AT_BASE buckets, more beyond (`growth`); a
+/// query reads one per lookup.
 pub(super) const BUCKET_BYTES: usize = 1024;
+
+pub(super) const BUCKETS_AT_BASE: usize = 64;
 
 pub(super) const MAX_BUCKETS: usize = 4096;
 
@@ -70,9 +73,12 @@ pub(super) fn remove_id(ids: &mut Vec<u32>, id: u32) {
     }
 }
 
-/// Bucket count for `bytes` of entries: about BUCKET_BYTES each, a power of two.
+/// Bucket count for `bytes` of entries, a power of two: about BUCKET_BYTES each on a small
+/// site, growing with the site on a large one.
 pub(super) fn bucket_count(bytes: usize) -> usize {
-    (bytes / BUCKET_BYTES).max(1).next_power_of_two().clamp(1, MAX_BUCKETS)
+    let units = bytes / BUCKET_BYTES;
+    let count = (units as f64 / growth(units, BUCKETS_AT_BASE)) as usize;
+    count.max(1).next_power_of_two().clamp(1, MAX_BUCKETS)
 }
 
 /// What a key of a bucket holds: the pages it is found on.

@@ -175,3 +175,17 @@ fn buckets_hash_utf16_units_with_fnv1a() {
     assert_eq!(bucket_of("dis", 1 << 31), 0xea62_b327 % (1 << 31));
     assert_eq!(bucket_of("", 7), 0x811c_9dc5 % 7);
 }
+
+#[test]
+fn a_large_index_gets_fewer_larger_files_and_a_small_one_kilobyte_buckets() {
+    use super::table::{bucket_count, BUCKET_BYTES};
+    // A small site: a bucket per KB of entries, as a query reads one bucket per lookup.
+    assert_eq!(bucket_count(48 * BUCKET_BYTES), 64);
+    assert_eq!(bucket_count(3 * BUCKET_BYTES), 4);
+    // 4 MB of entries (some 10,000 pages): hundreds of buckets of several KB, not 4,096 of 1 KB.
+    let large = bucket_count(4096 * BUCKET_BYTES);
+    assert!((256..=512).contains(&large), "{large} buckets");
+    // Chunks grow the same way past their base count.
+    assert_eq!(super::file::growth(100, 128), 1.0);
+    assert_eq!(super::file::growth(128 * 16, 128), 4.0);
+}
