@@ -24,7 +24,7 @@ use crate::render::islands::{self, Placement};
 use anyhow::{Context, Result};
 use rayon::prelude::*;
 use site_contract::{SiteFacts, ALIASES_NGINX_FILE, DEV_BUILD_FILE, HEADERS_FILE, REDIRECTS_FILE, SITE_FACTS_FILE};
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::thread::JoinHandle;
 use walkdir::WalkDir;
@@ -52,7 +52,19 @@ pub(crate) fn run(
     let search_gone = std::mem::take(&mut search.gone);
     let entries = std::mem::take(&mut search.entries);
     let (search_written, languages) = write_search_index_in_background(&mut out, search, &plan.jobs);
-    let island_html = render_islands(options, state, plan.whole(), &placement)?;
+    // The cards are drawn while node renders the islands: a renderer process keeps one core.
+    let (island_html, cards) = std::thread::scope(|scope| {
+        let cards = scope.spawn(|| draw_cards(&state.site, &plan));
+        let island_html = render_islands(
+            options,
+            &state.site.locales,
+            &mut state.island_html,
+            plan.whole(),
+            &placement,
+        );
+        (island_html, cards.join().expect("card drawing thread"))
+    });
+    let (island_html, cards) = (island_html?, cards?);
     let finish = Finish {
         island_html: &island_html,
         islands: &placement,
@@ -65,7 +77,7 @@ pub(crate) fn run(
         match job {
             Job::StaticFiles => copy_static_files(&mut out, &options.root.join("static"))?,
             Job::Photos => write_photos(&mut out, &state.site, &plan)?,
-            Job::Cards => write_cards(&mut out, &state.site, &plan)?,
+            Job::Cards => write_cards(&mut out, &cards)?,
             Job::SiteFiles => write_site_files(&mut out, state, options.dev)?,
             Job::Sitemap => write_sitemap(&mut out, &state.site)?,
             Job::Feed { lang } => write_feed(&mut out, &state.site, lang)?,
@@ -122,17 +134,18 @@ pub(crate) fn run(
 /// `options`), a rebuild only those it has not seen.
 fn render_islands(
     options: &BuildOptions,
-    state: &mut State,
+    locales: &Locales,
+    known: &mut HashMap<String, String>,
     whole: bool,
     placement: &Placement,
 ) -> Result<Vec<String>> {
-    let (bundle, locales) = (&options.server_bundle, &state.site.locales);
+    let bundle = &options.server_bundle;
     if !whole {
-        return islands::render_more(bundle, locales, &placement.items, &mut state.island_html);
+        return islands::render_more(bundle, locales, &placement.items, known);
     }
     let cache = options.island_cache.as_deref();
-    let (html, known) = islands::render_all_keeping(bundle, locales, &placement.items, cache)?;
-    state.island_html = known;
+    let (html, all) = islands::render_all_keeping(bundle, locales, &placement.items, cache)?;
+    *known = all;
     Ok(html)
 }
 
@@ -269,9 +282,11 @@ fn write_photos(out: &mut Written, site: &Site, plan: &Plan) -> Result<()> {
 }
 
 /// The link-preview cards of the plan's pages, drawn in parallel or read from the cache.
-fn write_cards(out: &mut Written, site: &Site, plan: &Plan) -> Result<()> {
+/// The link-preview cards of the plan's pages, drawn (or taken from the cards' cache): their
+/// file names below `CARD_DIR` and PNG bytes.
+fn draw_cards(site: &Site, plan: &Plan) -> Result<Vec<(String, Vec<u8>)>> {
     let Some(cards) = &site.cards else {
-        return Ok(());
+        return Ok(Vec::new());
     };
     let files: Vec<_> = (plan.jobs.iter())
         .filter_map(|job| match job {
@@ -280,8 +295,12 @@ fn write_cards(out: &mut Written, site: &Site, plan: &Plan) -> Result<()> {
         })
         .filter_map(|page| cards.of(&site.config, &site.locales, page))
         .collect();
-    for (name, png) in cards.draw(&files)? {
-        out.write(Path::new(CARD_DIR).join(name), &png)?;
+    cards.draw(&files)
+}
+
+fn write_cards(out: &mut Written, cards: &[(String, Vec<u8>)]) -> Result<()> {
+    for (name, png) in cards {
+        out.write(Path::new(CARD_DIR).join(name), png)?;
     }
     Ok(())
 }
