@@ -1,20 +1,17 @@
 //! What `examples.rs` (the valuation articles' worked examples) and `worked_case.rs` (the
 //! equity-research worked case) both check a page's figures with: loading a page in every
-//! language, printing a figure as the pages do, and collecting every recomputed figure that is
-//! off or missing from the text.
+//! language, the figures it prints (`shown.json`, which the arithmetic test of the UI writes and
+//! checks), printing a figure as the pages do, and finding every figure missing from the text.
 //!
 //! A negative figure takes the minus sign `−` the pages write, never a hyphen, and is never
 //! counted in 億/萬; a figure that rounds to zero has no sign.
 
 use generator::content::{parse_page, FrontMatter};
 use generator::markdown::{render, RenderOptions};
+use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
 pub const LANGS: [&str; 3] = ["en", "zh", "ja"];
-
-/// 1/(1 + r)^t, shown to five decimals: enough for every present value in the tables to come
-/// out the same from the factor as from the exact division.
-pub const FACTOR: Shown = Shown::Plain(5);
 
 /// The folder of the site's Markdown pages.
 pub fn content_dir() -> PathBuf {
@@ -99,32 +96,11 @@ pub enum Shown {
 }
 
 impl Shown {
-    pub fn decimals(self) -> usize {
-        match self {
-            Shown::Dollars(d) | Shown::Amount(d) | Shown::Plain(d) => d,
-            Shown::Percent(d) => d + 2,
-        }
-    }
-
     pub fn format(self, x: f64) -> String {
         match self {
             Shown::Dollars(d) => format!("${}", grouped(x, d)),
             Shown::Amount(d) | Shown::Plain(d) => grouped(x, d),
             Shown::Percent(d) => format!("{}%", grouped(x * 100.0, d)),
-        }
-    }
-
-    /// The number a reader takes from the printed figure.
-    pub fn read(self, text: &str) -> f64 {
-        let digits = text
-            .trim_start_matches('$')
-            .trim_end_matches('%')
-            .replace([',', '$'], "");
-        let number: f64 = digits.replace('−', "-").parse().unwrap();
-        if matches!(self, Shown::Percent(_)) {
-            number / 100.0
-        } else {
-            number
         }
     }
 }
@@ -138,6 +114,13 @@ pub struct Printed {
 }
 
 impl Printed {
+    pub fn new(value: f64, shown: Shown) -> Printed {
+        Printed {
+            text: shown.format(value),
+            millions: matches!(shown, Shown::Amount(_)).then_some(value),
+        }
+    }
+
     pub fn forms(&self, lang: &str) -> Vec<String> {
         let mut forms = vec![self.text.clone()];
         let Some(x) = self.millions.filter(|x| *x > 0.0) else {
@@ -164,57 +147,86 @@ impl Printed {
     }
 }
 
-/// The figures of one page: what must appear in its text, and every mismatch found.
-#[derive(Default)]
-pub struct Figures {
-    pub shown: Vec<Printed>,
-    pub errors: Vec<String>,
+/// One line of `shown.json`: where the figure's number is (a path into the page's `example:`,
+/// or into the `example:` of another page of its folder, or a number computed from them) and how
+/// it is printed.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Entry {
+    path: Option<String>,
+    from: Option<String>,
+    value: Option<f64>,
+    kind: String,
+    decimals: usize,
 }
 
-impl Figures {
-    pub fn show(&mut self, value: f64, shown: Shown) {
-        self.shown.push(Printed {
-            text: shown.format(value),
-            millions: matches!(shown, Shown::Amount(_)).then_some(value),
-        });
-    }
-
-    /// An input: printed as given, so it must not carry more precision than the page shows.
-    pub fn input(&mut self, name: &str, value: f64, shown: Shown) {
-        let text = shown.format(value);
-        if (shown.read(&text) - value).abs() > 1e-9 {
-            self.errors
-                .push(format!("{name}: {value} would be shown rounded as {text}"));
-        }
-        self.show(value, shown);
-    }
-
-    /// A result: within half a unit of its last shown decimal of both the exact value and the
-    /// value computed from the figures shown before it.
-    pub fn result(&mut self, name: &str, stated: f64, exact: f64, from_shown: f64, shown: Shown) {
-        let tolerance = 0.5 * 10f64.powi(-(shown.decimals() as i32)) + 1e-9;
-        for (what, computed) in [("exact", exact), ("from the shown figures", from_shown)] {
-            if (stated - computed).abs() > tolerance {
-                self.errors.push(format!(
-                    "{name}: the page states {stated} but {what} it is {computed:.6} ({})",
-                    shown.format(computed)
-                ));
-            }
-        }
-        self.show(stated, shown);
-    }
-
-    pub fn check(&mut self, claim: &str, holds: bool) {
-        if !holds {
-            self.errors
-                .push(format!("the text's conclusion no longer holds: {claim}"));
+impl Entry {
+    fn shown(&self) -> Shown {
+        match self.kind.as_str() {
+            "dollars" => Shown::Dollars(self.decimals),
+            "amount" => Shown::Amount(self.decimals),
+            "plain" => Shown::Plain(self.decimals),
+            "percent" => Shown::Percent(self.decimals),
+            other => panic!("shown.json: no figure is printed as {other}"),
         }
     }
+}
+
+/// The number at `path` (`company.present_values[0]`, `sensitivity.values[1][2]`).
+fn at<'a>(example: &'a serde_yaml::Value, path: &str) -> Option<&'a serde_yaml::Value> {
+    path.split(['.', '[', ']'])
+        .filter(|step| !step.is_empty())
+        .try_fold(example, |value, step| match step.parse::<usize>() {
+            Ok(i) => value.get(i),
+            Err(_) => value.get(step),
+        })
+}
+
+/// The `example:` of the English page `{dir}/{name}.en.md`.
+fn english_example(dir: &Path, name: &str) -> serde_yaml::Value {
+    let path = dir.join(format!("{name}.en.md"));
+    let source = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let file = parse_page(&path, &source).unwrap_or_else(|e| panic!("{e:#}"));
+    file.front
+        .example
+        .unwrap_or_else(|| panic!("{}: no `example:`", path.display()))
+}
+
+/// Every figure the page `page` (its path under `content/` without the language) prints, as
+/// `ui/src/valuation/articles.test.ts` lists them in `shown.json` after checking their arithmetic;
+/// each number is read from the front matter, which stays the figures' one source.
+pub fn shown(page: &str) -> Vec<Printed> {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/figures/shown.json");
+    let json = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+    let ledger: std::collections::BTreeMap<String, Vec<Entry>> =
+        serde_json::from_str(&json).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+    let entries = ledger
+        .get(page)
+        .unwrap_or_else(|| panic!("shown.json lists no figures of {page}"));
+    let (dir, name) = page.rsplit_once('/').unwrap_or(("", page));
+    let dir = content_dir().join(dir);
+    let own = english_example(&dir, name);
+    entries
+        .iter()
+        .map(|entry| {
+            let value = match (&entry.path, &entry.from, entry.value) {
+                (Some(path), from, None) => {
+                    let example = from.as_ref().map(|from| english_example(&dir, from));
+                    at(example.as_ref().unwrap_or(&own), path)
+                        .and_then(serde_yaml::Value::as_f64)
+                        .unwrap_or_else(|| panic!("{page}: shown.json names {path}, which is no number"))
+                }
+                (None, None, Some(value)) => value,
+                _ => panic!("{page}: a figure of shown.json has either a path or a value"),
+            };
+            Printed::new(value, entry.shown())
+        })
+        .collect()
 }
 
 /// Every page whose `example:` is not the English page's, and every figure a page's text never
 /// shows in any of its forms.
-pub fn page_problems(pages: &[Page], figures: &Figures) -> Vec<String> {
+pub fn page_problems(pages: &[Page], figures: &[Printed]) -> Vec<String> {
     let en = pages[0].front.example.as_ref();
     let mut problems = Vec::new();
     for page in &pages[1..] {
@@ -226,7 +238,7 @@ pub fn page_problems(pages: &[Page], figures: &Figures) -> Vec<String> {
         }
     }
     for page in pages {
-        for figure in &figures.shown {
+        for figure in figures {
             let forms = figure.forms(page.lang);
             if !forms.iter().any(|form| page.text.contains(form.as_str())) {
                 problems.push(format!(

@@ -1,6 +1,7 @@
 // Each valuation article's calculator, started from the article's own `example:` front matter (the
-// figures generator/tests/examples.rs checks against the prose), must show every stated result
-// exactly as the article prints it: an article and its calculator cannot disagree.
+// figures articles.test.ts recomputes and generator/tests/examples.rs finds in the prose), must
+// show every stated result exactly as the article prints it: an article and its calculator cannot
+// disagree.
 import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
