@@ -61,6 +61,13 @@ impl BuildOptions {
 /// makes a build slower.
 fn cache_path(root: &Path, kind: &str) -> PathBuf {
     use sha2::{Digest, Sha256};
+    // `site build` in the site's folder has the empty root, which does not canonicalize: every
+    // site built that way shared one cache, each build evicting the other sites' islands.
+    let root = if root.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        root
+    };
     let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
     let hash = format!("{:x}", Sha256::digest(root.to_string_lossy().as_bytes()));
     std::env::temp_dir().join(format!("site-{kind}-{}", &hash[..16]))
@@ -138,5 +145,24 @@ impl CheckReport {
     pub fn translations_table(&self) -> String {
         let table = crate::model::translations::table(&self.translations);
         table + &publishing::table(&self.held_back)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_site_folder_has_its_own_caches_however_it_is_named() {
+        let here = std::env::current_dir().unwrap();
+        let other = tempfile::tempdir().unwrap();
+        for kind in ["islands", "photos"] {
+            assert_eq!(
+                cache_path(Path::new(""), kind),
+                cache_path(&here, kind),
+                "the empty root is the cwd"
+            );
+            assert_ne!(cache_path(Path::new(""), kind), cache_path(other.path(), kind));
+        }
     }
 }

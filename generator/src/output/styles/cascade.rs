@@ -2,7 +2,6 @@
 //! set; and the rules inlined after the one being placed, which it must not compete with.
 
 use super::selector::Target;
-use super::tokens::split_top_level;
 
 /// What decides which of two rules that match an element and set the same property wins: the
 /// more specific selector, and at equal specificity the later rule.
@@ -76,24 +75,8 @@ pub(super) struct Slots {
 }
 
 /// What a rule sets (`values_set`) when it sets `all`, or when its block is not a plain list of
-/// declarations: anything.
+/// declarations (`properties`): anything.
 pub(super) const ALL: &str = "all";
-
-/// What the declarations of `block` set, as `values_set` names it, or `ALL` for a block that holds
-/// more than declarations.
-pub(super) fn properties(block: &str) -> Vec<String> {
-    if block.contains('{') {
-        return vec![ALL.to_string()];
-    }
-    let mut set: Vec<String> = split_top_level(block, b';')
-        .iter()
-        .filter_map(|declaration| declaration.split_once(':'))
-        .flat_map(|(name, _)| values_set(&name.trim().to_ascii_lowercase()))
-        .collect();
-    set.sort();
-    set.dedup();
-    set
-}
 
 /// What the `font` shorthand sets.
 const FONT_PARTS: &[&str] = &[

@@ -20,23 +20,28 @@
 //! would beat an inline rule that follows it in the whole stylesheet, should both match an element
 //! an island draws and set the same property at the same specificity. Such a rule is inlined
 //! instead (`choose_inline`): every element is styled as the whole stylesheet styles it.
+//!
+//! The stylesheet is read once, with `cssparser`: its rules (`rules.rs`), their selectors
+//! (`selector.rs`) and what their declarations set (`declarations.rs`). Each rule keeps its text
+//! as written: a page inlines the stylesheet's own text, rule by rule.
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
+use cssparser::Parser;
 use sha2::{Digest, Sha256};
 
 mod cascade;
+mod declarations;
 mod present;
 mod rules;
 mod selector;
 #[cfg(test)]
 mod tests;
-mod tokens;
 
 use cascade::Inline;
 use present::{string_literals, Present};
-use rules::{number_slots, parse_rules, Rule};
+use rules::{number_slots, read_rules, Rule};
 use selector::Need;
 
 /// Where a page's `<style>` gets its rules, once the page is whole (islands rendered in).
@@ -103,12 +108,7 @@ pub struct PageRules {
 impl PageStyles {
     /// `css`: the whole stylesheet; `head_script`: the inline script that runs before first paint.
     pub fn new(css: &str, head_script: &str) -> Self {
-        let mut pos = 0;
-        let mut rules = parse_rules(css.as_bytes(), &mut pos);
-        // A stray `}` ends the top level early: what follows it is kept on every page.
-        if pos < css.len() {
-            rules.push(Rule::Always(css[pos..].to_string()));
-        }
+        let mut rules = read_rules(&mut Parser::new(css));
         let slots = number_slots(&mut rules);
         PageStyles {
             rules,

@@ -1,9 +1,12 @@
-//! The stylesheet read as rules: style rules with their selectors and cascade, the groups
-//! (`@media`, `@supports`) that hold rules, and what every page keeps.
+//! The stylesheet read as rules by `cssparser`: style rules with their selectors and cascade,
+//! the groups (`@media`, `@supports`) that hold rules, and what every page keeps. Each rule keeps
+//! its text as written, cut from the stylesheet.
 
-use super::cascade::{properties, Cascade, Slots, ALL};
-use super::selector::{read_selector, Need, Specificity};
-use super::tokens::{scan_to, skip_block, skip_space_and_comments, split_top_level, text};
+use super::cascade::{Cascade, Slots, ALL};
+use super::declarations::properties;
+use super::selector::{read_selectors, Need, Specificity, Target};
+use cssparser::StyleSheetParser;
+use cssparser::{AtRuleParser, CowRcStr, ParseError, Parser, ParserState, QualifiedRuleParser, SourcePosition};
 use std::collections::HashMap;
 
 pub(super) enum Rule {
@@ -69,65 +72,98 @@ pub(super) fn number_slots(rules: &mut [Rule]) -> usize {
     places.len()
 }
 
-/// The rules from `pos` up to the `}` that closes their block (or the end), which it passes.
-pub(super) fn parse_rules(css: &[u8], pos: &mut usize) -> Vec<Rule> {
+/// The rules of `input`, a stylesheet or a group's block, in their order. One the parser rejects
+/// (a prelude that reads as a custom property: `--x:1{}`) is kept on every page as written.
+pub(super) fn read_rules(input: &mut Parser) -> Vec<Rule> {
     let mut rules = Vec::new();
-    loop {
-        skip_space_and_comments(css, pos);
-        if *pos >= css.len() {
-            return rules;
-        }
-        if css[*pos] == b'}' {
-            *pos += 1;
-            return rules;
-        }
-        let start = *pos;
-        let end_of_prelude = scan_to(css, pos, |c| c == b'{' || c == b';' || c == b'}');
-        let prelude = text(css, start, end_of_prelude).trim().to_string();
-        match css.get(*pos) {
-            Some(b'{') => *pos += 1,
-            // A statement (`@import …;`), or a stray `;`/`}` of a broken stylesheet: kept as is.
-            Some(b';') => {
-                *pos += 1;
-                rules.push(Rule::Always(text(css, start, *pos).to_string()));
-                continue;
-            }
-            _ => {
-                if !prelude.is_empty() {
-                    rules.push(Rule::Always(prelude));
+    let mut reader = Reader;
+    let mut sheet = StyleSheetParser::new(input, &mut reader);
+    while let Some(read) = sheet.next() {
+        rules.push(match read {
+            Ok((start, mut rule)) => {
+                // Known once the parser has passed the rule's end: its `}` or `;`.
+                if let Rule::Style { text, .. } | Rule::Always(text) = &mut rule {
+                    *text = sheet.input.slice(start..sheet.input.position()).to_string();
                 }
-                continue;
+                rule
             }
-        }
-        let at_rule = prelude
-            .split(|c: char| c.is_whitespace() || c == '(')
-            .next()
-            .unwrap_or("");
-        if at_rule.eq_ignore_ascii_case("@media") || at_rule.eq_ignore_ascii_case("@supports") {
-            let inner = parse_rules(css, pos);
-            rules.push(Rule::Group { prelude, rules: inner });
-            continue;
-        }
-        skip_block(css, pos);
-        let whole = text(css, start, *pos).trim().to_string();
-        if prelude.starts_with('@') {
-            rules.push(Rule::Always(whole));
-        } else {
-            let (selectors, targets) = split_top_level(&prelude, b',').iter().map(|s| read_selector(s)).unzip();
-            let block_end = if css.get(pos.wrapping_sub(1)) == Some(&b'}') {
-                *pos - 1
-            } else {
-                *pos
-            };
-            rules.push(Rule::Style {
-                cascade: Cascade {
-                    targets,
-                    properties: properties(text(css, end_of_prelude + 1, block_end)),
-                    slots: Slots::default(),
-                },
+            Err((_, text, _)) => Rule::Always(text.to_string()),
+        });
+    }
+    rules
+}
+
+/// Everything left of `input`: what a rule's reader does not look into is still passed.
+pub(super) fn skip_rest(input: &mut Parser) {
+    while input.next().is_ok() {}
+}
+
+/// What `read_rules` asks `cssparser` to make of each rule: the rule and where it starts (its
+/// text is filled in once its end is known).
+struct Reader;
+
+impl<'i> QualifiedRuleParser<'i> for Reader {
+    type Prelude = Vec<(Vec<Need>, Target)>;
+    type QualifiedRule = (SourcePosition, Rule);
+    type Error = ();
+
+    fn parse_prelude(&mut self, input: &mut Parser<'i>) -> Result<Self::Prelude, ParseError<()>> {
+        Ok(read_selectors(input))
+    }
+
+    fn parse_block(
+        &mut self,
+        selectors: Self::Prelude,
+        start: &ParserState,
+        input: &mut Parser<'i>,
+    ) -> Result<Self::QualifiedRule, ParseError<()>> {
+        let (selectors, targets) = selectors.into_iter().unzip();
+        let cascade = Cascade {
+            targets,
+            properties: properties(input),
+            slots: Slots::default(),
+        };
+        let text = String::new();
+        Ok((
+            start.position(),
+            Rule::Style {
+                text,
                 selectors,
-                text: whole,
-            });
+                cascade,
+            },
+        ))
+    }
+}
+
+impl<'i> AtRuleParser<'i> for Reader {
+    /// Whether the rule is a group, and where its prelude ends.
+    type Prelude = (bool, SourcePosition);
+    type AtRule = (SourcePosition, Rule);
+    type Error = ();
+
+    fn parse_prelude(&mut self, name: CowRcStr<'i>, input: &mut Parser<'i>) -> Result<Self::Prelude, ParseError<()>> {
+        skip_rest(input);
+        let group = name.eq_ignore_ascii_case("media") || name.eq_ignore_ascii_case("supports");
+        Ok((group, input.position()))
+    }
+
+    /// A statement: `@import …;`.
+    fn rule_without_block(&mut self, _: Self::Prelude, start: &ParserState) -> Result<Self::AtRule, ()> {
+        Ok((start.position(), Rule::Always(String::new())))
+    }
+
+    fn parse_block(
+        &mut self,
+        (group, prelude_end): Self::Prelude,
+        start: &ParserState,
+        input: &mut Parser<'i>,
+    ) -> Result<Self::AtRule, ParseError<()>> {
+        if !group {
+            skip_rest(input);
+            return Ok((start.position(), Rule::Always(String::new())));
         }
+        let prelude = input.slice(start.position()..prelude_end).trim_end().to_string();
+        let rules = read_rules(input);
+        Ok((start.position(), Rule::Group { prelude, rules }))
     }
 }

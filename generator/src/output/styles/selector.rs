@@ -1,7 +1,7 @@
-//! Reading a selector: what a page must have for it to match, and its specificity and target
-//! for the cascade.
+//! Reading a selector list from `cssparser`'s tokens: for each selector, what a page must have for
+//! it to match, and its specificity and target for the cascade.
 
-use super::tokens::{scan_to, split_top_level};
+use cssparser::{ParseError, Parser, Token};
 
 /// What a page must have for a selector to match it.
 #[derive(Debug, PartialEq)]
@@ -25,121 +25,93 @@ pub(super) struct Target {
 /// Ids, then classes, attributes and pseudo-classes, then element names and pseudo-elements.
 pub(super) type Specificity = [u32; 3];
 
-/// One selector, read once: what the page must have for it to match (the classes and element
-/// names outside brackets and the parentheses of functional pseudo-classes, whose arguments may
-/// match without them: `:not(.open)`), and what it matches as far as the cascade goes. Its
-/// specificity: `:is()`, `:not()`, `:has()` count their most specific argument, `:where()`
-/// nothing, `:nth-child(… of S)` a pseudo-class and S.
-pub(super) fn read_selector(selector: &str) -> (Vec<Need>, Target) {
-    let bytes = selector.as_bytes();
+/// Each selector of the comma-separated list `input` holds, read once (`read_selector`).
+pub(super) fn read_selectors(input: &mut Parser) -> Vec<(Vec<Need>, Target)> {
+    input.parse_comma_separated_ignoring_errors(|input| Ok::<_, ParseError<()>>(read_selector(input)))
+}
+
+/// One selector: what the page must have for it to match (the classes and element names outside
+/// brackets and the arguments of functional pseudo-classes, which may match without them:
+/// `:not(.open)`), and what it matches as far as the cascade goes. Its specificity: `:is()`,
+/// `:not()`, `:has()` count their most specific argument, `:where()` nothing,
+/// `:nth-child(… of S)` a pseudo-class and S. Namespaces (`svg|a`) are not read.
+fn read_selector(input: &mut Parser) -> (Vec<Need>, Target) {
     let mut needs = Vec::new();
-    let mut total = [0; 3];
-    let (mut element, mut pseudo_element) = (None, None);
-    let mut pos = 0;
-    let mut compound_start = true;
-    while pos < bytes.len() {
-        let c = bytes[pos];
-        let starts = compound_start;
-        compound_start = matches!(c, b' ' | b'>' | b'+' | b'~' | b'\t' | b'\n');
-        if compound_start {
-            (element, pseudo_element) = (None, None);
+    let mut target = Target {
+        specificity: [0; 3],
+        element: None,
+        pseudo_element: None,
+    };
+    // A combinator ends the compound before it; whitespace before the end ends none.
+    let mut combinator = false;
+    while let Ok(token) = input.next_including_whitespace() {
+        if matches!(token, Token::WhiteSpace(_) | Token::Delim('>' | '+' | '~')) {
+            combinator = true;
+            continue;
         }
-        match c {
-            b'\\' => pos += 2,
-            b'#' => {
-                total[0] += 1;
-                pos = identifier(selector, pos + 1).1;
-            }
-            b'.' => {
-                total[1] += 1;
-                let (class, end) = identifier(selector, pos + 1);
-                if !class.is_empty() {
-                    needs.push(Need::Class(class));
+        if std::mem::take(&mut combinator) {
+            (target.element, target.pseudo_element) = (None, None);
+        }
+        match token {
+            Token::IDHash(_) | Token::Hash(_) => target.specificity[0] += 1,
+            Token::SquareBracketBlock => target.specificity[1] += 1,
+            Token::Delim('.') => {
+                target.specificity[1] += 1;
+                let before = input.state();
+                match input.next_including_whitespace() {
+                    Ok(Token::Ident(class)) => needs.push(Need::Class(class.to_string())),
+                    _ => input.reset(&before),
                 }
-                pos = end;
             }
-            b'[' => {
-                total[1] += 1;
-                pos = bytes[pos..]
-                    .iter()
-                    .position(|&c| c == b']')
-                    .map_or(bytes.len(), |i| pos + i + 1);
-            }
-            b':' => pos = pseudo(selector, pos, &mut total, &mut pseudo_element),
-            b'"' | b'\'' => {
-                pos = bytes[pos + 1..]
-                    .iter()
-                    .position(|&q| q == c)
-                    .map_or(bytes.len(), |i| pos + i + 2);
-            }
-            // Not after a pseudo-class's name (that arm reads its argument): skipped all the same.
-            b'(' => {
-                pos += 1;
-                scan_to(bytes, &mut pos, |c| c == b')');
-                pos += 1;
-            }
-            _ if starts && c.is_ascii_alphabetic() => {
-                total[2] += 1;
-                let (name, end) = identifier(selector, pos);
+            Token::Ident(name) => {
                 let name = name.to_ascii_lowercase();
+                target.specificity[2] += 1;
                 needs.push(Need::Element(name.clone()));
-                element = Some(name);
-                pos = end;
+                target.element = Some(name);
             }
-            _ => pos += 1,
+            Token::Colon => pseudo(input, &mut target),
+            _ => {}
         }
     }
-    let target = Target {
-        specificity: total,
-        element,
-        pseudo_element,
-    };
     (needs, target)
 }
 
-/// A pseudo-class or pseudo-element at `pos` (its colons) and its argument: its specificity added
-/// to `total`, the pseudo-element it styles to `pseudo_element`. Returns the position after it.
-fn pseudo(selector: &str, pos: usize, total: &mut Specificity, pseudo_element: &mut Option<String>) -> usize {
-    let bytes = selector.as_bytes();
-    let colons = bytes[pos..].iter().take_while(|&&c| c == b':').count();
-    let (name, end) = identifier(selector, pos + colons);
-    let name = name.to_ascii_lowercase();
-    let mut pos = end;
-    let mut argument = "";
-    if bytes.get(pos) == Some(&b'(') {
-        let mut close = pos + 1;
-        scan_to(bytes, &mut close, |c| c == b')');
-        argument = &selector[pos + 1..close.min(selector.len())];
-        pos = close + 1;
-    }
-    let most_specific = |list: &str| {
-        (split_top_level(list, b',')
-            .iter()
-            .map(|s| read_selector(s).1.specificity)
-            .max())
-        .unwrap_or_default()
+/// The pseudo-class or pseudo-element after a colon, with its argument: its specificity added to
+/// `target`'s, the pseudo-element it styles, if it is one, made `target`'s.
+fn pseudo(input: &mut Parser, target: &mut Target) {
+    let mut colons = 1;
+    let (name, is_function) = loop {
+        match input.next_including_whitespace() {
+            Ok(Token::Colon) => colons += 1,
+            Ok(Token::Ident(name)) => break (name.to_ascii_lowercase(), false),
+            Ok(Token::Function(name)) => break (name.to_ascii_lowercase(), true),
+            _ => return,
+        }
     };
+    let total = &mut target.specificity;
     let of_argument = match name.as_str() {
         "where" => [0; 3],
-        "is" | "not" | "has" | "matches" | "any" | "-webkit-any" | "-moz-any" => most_specific(argument),
+        "is" | "not" | "has" | "matches" | "any" | "-webkit-any" | "-moz-any" => {
+            argument(input, is_function, most_specific)
+        }
         "nth-child" | "nth-last-child" => {
             total[1] += 1;
-            argument
-                .split_once(" of ")
-                .map_or([0; 3], |(_, list)| most_specific(list))
+            argument(input, is_function, of_selectors)
         }
         "slotted" | "host" | "host-context" | "cue" => {
             total[if colons == 2 { 2 } else { 1 }] += 1;
-            most_specific(argument)
+            argument(input, is_function, most_specific)
         }
         "before" | "after" | "first-line" | "first-letter" => {
             total[2] += 1;
-            *pseudo_element = Some(name.clone());
+            target.pseudo_element = Some(name);
             [0; 3]
         }
         _ if colons == 2 => {
             total[2] += 1;
-            *pseudo_element = Some(format!("{name}({argument})"));
+            // `::part(label)` and `::part(icon)` style different elements.
+            let argument = argument(input, is_function, written);
+            target.pseudo_element = Some(format!("{name}({argument})"));
             [0; 3]
         }
         _ => {
@@ -147,26 +119,36 @@ fn pseudo(selector: &str, pos: usize, total: &mut Specificity, pseudo_element: &
             [0; 3]
         }
     };
-    (0..3).for_each(|i| total[i] += of_argument[i]);
-    pos
+    (0..3).for_each(|i| target.specificity[i] += of_argument[i]);
 }
 
-/// The CSS identifier starting at `start` (escapes resolved) and the position after it.
-pub(super) fn identifier(selector: &str, start: usize) -> (String, usize) {
-    let mut name = String::new();
-    let mut chars = selector[start..].char_indices().peekable();
-    while let Some(&(i, c)) = chars.peek() {
-        if c == '\\' {
-            chars.next();
-            if let Some((_, escaped)) = chars.next() {
-                name.push(escaped);
-            }
-        } else if c.is_ascii_alphanumeric() || c == '-' || c == '_' || !c.is_ascii() {
-            name.push(c);
-            chars.next();
-        } else {
-            return (name, start + i);
+/// The specificity of the most specific selector of the list `input` holds.
+fn most_specific(input: &mut Parser) -> Specificity {
+    (read_selectors(input).into_iter())
+        .map(|(_, target)| target.specificity)
+        .max()
+        .unwrap_or_default()
+}
+
+/// That of the selector list after `of` in an `An+B of S` argument, if there is one.
+fn of_selectors(input: &mut Parser) -> Specificity {
+    while let Ok(token) = input.next() {
+        if matches!(token, Token::Ident(word) if word.eq_ignore_ascii_case("of")) {
+            return most_specific(input);
         }
     }
-    (name, selector.len())
+    [0; 3]
+}
+
+/// What `read` makes of the argument of a functional pseudo (`is_function`), or the default.
+fn argument<'i, T: Default>(input: &mut Parser<'i>, is_function: bool, read: impl FnOnce(&mut Parser<'i>) -> T) -> T {
+    let parsed = is_function.then(|| input.parse_nested_block(|input| Ok::<_, ParseError<()>>(read(input))));
+    parsed.and_then(Result::ok).unwrap_or_default()
+}
+
+/// What is left of `input`, as written.
+fn written<'i>(input: &mut Parser<'i>) -> &'i str {
+    let start = input.position();
+    while input.next().is_ok() {}
+    input.slice_from(start)
 }

@@ -1,4 +1,5 @@
 use super::cascade::*;
+use super::declarations::properties;
 use super::present::*;
 use super::selector::*;
 use super::*;
@@ -8,6 +9,11 @@ const CSS: &str = ":root{--a: 1px}body{margin:0}.card{padding:1px}.card .title,.
     @font-face{font-family:M;src:url(/m.woff2)}@keyframes spin{to{rotate:1turn}}\
     a[href^=\"http\"]{color:blue}.dialog::backdrop{opacity:.5}#top{z-index:1}\
     @supports (display:grid){.grid{display:grid}}.x\\:y{color:green}";
+
+/// What the reader makes of `selector` for the cascade.
+fn target(selector: &str) -> Target {
+    read_selectors(&mut Parser::new(selector)).remove(0).1
+}
 
 fn styles() -> PageStyles {
     PageStyles::new(CSS, r#"e.classList.add("js");x="dark-mode""#)
@@ -93,13 +99,28 @@ fn a_rule_for_elements_the_page_lacks_is_left_out() {
 }
 
 #[test]
-fn a_broken_stylesheet_loses_nothing_after_a_stray_brace() {
-    let styles = PageStyles::new(".a{color:red}}.b{color:blue}", "");
-    assert_eq!(styles.for_page("<p>", true).first_paint, ".b{color:blue}");
+fn a_broken_stylesheet_is_carried_as_written_and_loses_nothing_after_a_stray_brace() {
+    // As in a browser, the stray `}` starts the next rule's selector (`}.b`, which matches
+    // nothing there): both stylesheets carry the text as written, and `.c` is read as ever.
+    let styles = PageStyles::new(".a{color:red}}.b{margin:0}.c{padding:0}", "");
+    let rules = styles.for_page(r#"<p class="c">"#, true);
+    assert_eq!(rules.first_paint, ".c{padding:0}");
+    assert_eq!(rules.for_islands, ".a{color:red}}.b{margin:0}");
     assert_eq!(
-        styles.for_page(r#"<p class="a">"#, true).first_paint,
-        ".a{color:red}.b{color:blue}"
+        styles.for_page(r#"<p class="a b c">"#, true).first_paint,
+        ".a{color:red}}.b{margin:0}.c{padding:0}"
     );
+}
+
+#[test]
+fn statements_and_rules_the_parser_rejects_are_kept_on_every_page_as_written() {
+    let css = "@import url(/x.css) print;--x:1{color:red}.a{color:blue}@layer base{.b{color:green}}";
+    let rules = PageStyles::new(css, "").for_page("<p>", true);
+    assert_eq!(
+        rules.first_paint,
+        "@import url(/x.css) print;--x:1{color:red}@layer base{.b{color:green}}"
+    );
+    assert_eq!(rules.for_islands, ".a{color:blue}");
 }
 
 #[test]
@@ -165,20 +186,27 @@ fn a_page_without_islands_inlines_only_what_matches_it() {
 
 #[test]
 fn a_selectors_last_compound_names_its_element_and_pseudo_element() {
-    let t = read_selector(".a li:hover::before").1;
+    let t = target(".a li:hover::before");
     assert_eq!(
         (t.element.as_deref(), t.pseudo_element.as_deref()),
         (Some("li"), Some("before"))
     );
-    let t = read_selector("ul .b:after").1;
+    let t = target("ul .b:after");
     assert_eq!(
         (t.element.as_deref(), t.pseudo_element.as_deref()),
         (None, Some("after"))
     );
-    let t = read_selector("dialog.modal::backdrop").1;
+    let t = target("dialog.modal::backdrop");
     assert_eq!(t.element.as_deref(), Some("dialog"));
     assert!(t.pseudo_element.is_some_and(|p| p.starts_with("backdrop")));
-    assert_eq!(read_selector("li > :is(a, b)").1.element, None);
+    assert_eq!(target("li > :is(a, b)").element, None);
+    assert_eq!(
+        target("ul li , p").element.as_deref(),
+        Some("li"),
+        "space before a comma"
+    );
+    let parts = |s: &str| target(s).pseudo_element;
+    assert_ne!(parts("::part(label)"), parts("::part(icon)"));
 }
 
 #[test]
@@ -198,13 +226,13 @@ fn specificity_counts_ids_classes_and_elements_as_browsers_do() {
         ("html:has(dialog[open])", [0, 1, 2]),
         (".x\\:y", [0, 1, 0]),
     ] {
-        assert_eq!(read_selector(selector).1.specificity, expected, "{selector}");
+        assert_eq!(target(selector).specificity, expected, "{selector}");
     }
 }
 
 #[test]
 fn declarations_compete_when_they_can_set_the_same_value() {
-    let set = |block: &str| properties(block).join(" ");
+    let set = |block: &str| properties(&mut Parser::new(block)).join(" ");
     assert_eq!(set("margin-top:0;margin:1px"), "margin");
     assert_eq!(set("width:1px;inline-size:2px"), "width");
     assert_eq!(set("top:0;inset-inline-start:0"), "inset");
@@ -212,6 +240,12 @@ fn declarations_compete_when_they_can_set_the_same_value() {
     assert_eq!(set("--gap:1px;gap:var(--gap)"), "--gap gap");
     assert_eq!(set("background:url(a;b.png)"), "background");
     assert_eq!(set("&:hover{color:red}"), ALL);
+    assert_eq!(
+        set("color:red;a:hover{color:blue}"),
+        ALL,
+        "a nested rule, not a declaration"
+    );
+    assert_eq!(set("color red;width:1px"), "width", "not a declaration");
     assert_eq!(set("all:unset"), ALL);
     // A shorthand meets each of its parts, its parts do not meet each other.
     assert!(set("font:1em/2 a").contains("line-height"));
