@@ -24,7 +24,7 @@ use crate::render::islands::{self, Placement};
 use anyhow::{Context, Result};
 use rayon::prelude::*;
 use site_contract::{SiteFacts, ALIASES_NGINX_FILE, DEV_BUILD_FILE, HEADERS_FILE, REDIRECTS_FILE, SITE_FACTS_FILE};
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::thread::JoinHandle;
 use walkdir::WalkDir;
@@ -52,19 +52,7 @@ pub(crate) fn run(
     let search_gone = std::mem::take(&mut search.gone);
     let entries = std::mem::take(&mut search.entries);
     let (search_written, languages) = write_search_index_in_background(&mut out, search, &plan.jobs);
-    // The cards are drawn while node renders the islands: a renderer process keeps one core.
-    let (island_html, cards) = std::thread::scope(|scope| {
-        let cards = scope.spawn(|| draw_cards(&state.site, &plan));
-        let island_html = render_islands(
-            options,
-            &state.site.locales,
-            &mut state.island_html,
-            plan.whole(),
-            &placement,
-        );
-        (island_html, cards.join().expect("card drawing thread"))
-    });
-    let (island_html, cards) = (island_html?, cards?);
+    let (island_html, cards) = islands_and_cards(options, state, &plan, &placement)?;
     let finish = Finish {
         island_html: &island_html,
         islands: &placement,
@@ -108,7 +96,42 @@ pub(crate) fn run(
             touched: None,
         });
     }
-    let mut gone = gone_files(state, &plan, &out, &search_gone);
+    rebuilt(options, state, &plan, out, &search_gone, sheets_before)
+}
+
+/// Each island's HTML and the plan's link-preview cards. The cards are drawn while node renders
+/// the islands: a renderer process keeps one core busy, and the other waited.
+fn islands_and_cards(
+    options: &BuildOptions,
+    state: &mut State,
+    plan: &Plan,
+    placement: &Placement,
+) -> Result<(Vec<String>, Vec<DrawnCard>)> {
+    let (island_html, cards) = std::thread::scope(|scope| {
+        let cards = scope.spawn(|| draw_cards(&state.site, plan));
+        let island_html = render_islands(
+            options,
+            &state.site.locales,
+            &mut state.island_html,
+            plan.whole(),
+            placement,
+        );
+        (island_html, cards.join().expect("card drawing thread"))
+    });
+    Ok((island_html?, cards?))
+}
+
+/// A rebuild's end: the files of the last build it makes no more removed (pages gone, islands'
+/// stylesheets no page names), and what changed.
+fn rebuilt(
+    options: &BuildOptions,
+    state: &mut State,
+    plan: &Plan,
+    mut out: Written,
+    search_gone: &[String],
+    sheets_before: HashSet<PathBuf>,
+) -> Result<Wrote> {
+    let mut gone = gone_files(state, plan, &out, search_gone);
     // An islands' stylesheet no page names any more (its pages now have other rules, or are gone).
     for page in &gone {
         state.island_stylesheets.set(page, None);
@@ -281,10 +304,13 @@ fn write_photos(out: &mut Written, site: &Site, plan: &Plan) -> Result<()> {
     Ok(())
 }
 
+/// A link-preview card's file name below `CARD_DIR` and its PNG bytes.
+type DrawnCard = (String, Vec<u8>);
+
 /// The link-preview cards of the plan's pages, drawn in parallel or read from the cache.
 /// The link-preview cards of the plan's pages, drawn (or taken from the cards' cache): their
 /// file names below `CARD_DIR` and PNG bytes.
-fn draw_cards(site: &Site, plan: &Plan) -> Result<Vec<(String, Vec<u8>)>> {
+fn draw_cards(site: &Site, plan: &Plan) -> Result<Vec<DrawnCard>> {
     let Some(cards) = &site.cards else {
         return Ok(Vec::new());
     };
@@ -298,7 +324,7 @@ fn draw_cards(site: &Site, plan: &Plan) -> Result<Vec<(String, Vec<u8>)>> {
     cards.draw(&files)
 }
 
-fn write_cards(out: &mut Written, cards: &[(String, Vec<u8>)]) -> Result<()> {
+fn write_cards(out: &mut Written, cards: &[DrawnCard]) -> Result<()> {
     for (name, png) in cards {
         out.write(Path::new(CARD_DIR).join(name), png)?;
     }
