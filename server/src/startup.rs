@@ -18,8 +18,8 @@ pub async fn build_app(settings: Settings, options: SiteOptions) -> anyhow::Resu
 }
 
 /// The languages of the site `options` describe, each with the API's messages (the generator
-/// puts them in `_site.json` from `locales/<code>/api.json`). Read once: `make dev` serves a
-/// language's edited `api.json` after a restart.
+/// puts them in `_site.json` from `locales/<code>/api.json`). Read once, at start-up: the API
+/// keeps them while `--dev` reloads the pages, so an edited `api.json` needs a restart.
 pub fn site_languages(options: &SiteOptions) -> anyhow::Result<&'static Languages> {
     Languages::from_facts(&SiteFacts::load(&options.dist_dir)?)
 }
