@@ -17,7 +17,8 @@ async fn main() -> anyhow::Result<()> {
     let mut settings = Settings::for_data_dir(&dir.path().join("data"), 0);
     // The limits would stop a benchmark that logs in thousands of times from one address.
     settings.rate_limit_scale = 1e9;
-    let state = api::app::build_state(settings).await?;
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let state = api::app::build_state(settings, api::i18n::Languages::from_sources(&root)?).await?;
     let hash = api::passwords::hash(PASSWORD.into(), api::passwords::HASH_WAIT).await?;
     let username = api::domain::Username::parse(USERNAME).map_err(anyhow::Error::msg)?;
     api::members::insert(&state.db, 0, &username, None, Some(hash), None).await?;

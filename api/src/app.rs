@@ -3,6 +3,7 @@
 //! beside the static site; the tests mount it alone.
 
 use crate::feed::FeedCache;
+use crate::i18n::Languages;
 use crate::mail::Mailer;
 use crate::rate_limit::RateLimiter;
 use crate::settings::Settings;
@@ -12,8 +13,9 @@ use poem::{EndpointExt, Response};
 use std::sync::Arc;
 use std::time::Duration;
 
-/// Opens the database (running migrations) and the mailer: the state every handler shares.
-pub async fn build_state(settings: Settings) -> anyhow::Result<Arc<AppState>> {
+/// Opens the database (running migrations) and the mailer: the state every handler shares,
+/// answering in `languages` (the served site's, `Languages::from_facts`).
+pub async fn build_state(settings: Settings, languages: &'static Languages) -> anyhow::Result<Arc<AppState>> {
     std::fs::create_dir_all(&settings.data_dir)?;
     let db = crate::db::connect(&settings.database_url).await?;
     let site = settings.public_url.host_str().unwrap_or("localhost").to_string();
@@ -40,6 +42,7 @@ pub async fn build_state(settings: Settings) -> anyhow::Result<Arc<AppState>> {
         limiter,
         feed: FeedCache::default(),
         http,
+        languages,
     }))
 }
 

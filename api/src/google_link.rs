@@ -129,6 +129,12 @@ pub async fn complete_pending_link(state: &Arc<AppState>, req: &Request, member:
     if taken.rows_affected != 1 || members::by_google_sub(&state.db, &pending.google_sub).await?.is_some() {
         return Ok(());
     }
-    link(state, member.clone(), &pending.google_sub, Lang::of_request(req)).await?;
+    link(
+        state,
+        member.clone(),
+        &pending.google_sub,
+        state.languages.of_request(req),
+    )
+    .await?;
     Ok(())
 }

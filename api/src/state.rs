@@ -2,6 +2,7 @@
 
 use crate::client_ip;
 use crate::feed::FeedCache;
+use crate::i18n::Languages;
 use crate::mail::Mailer;
 use crate::rate_limit::RateLimiter;
 use crate::settings::Settings;
@@ -16,6 +17,8 @@ pub struct AppState {
     pub feed: FeedCache,
     pub http: reqwest::Client,
     pub invite_key: crate::invites::InviteKey,
+    /// The site's languages and the API's messages in each (`Languages::from_facts`).
+    pub languages: &'static Languages,
 }
 
 impl AppState {

@@ -10,7 +10,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use walkdir::WalkDir;
 
-use common::{copy_dir, fixture, manifest_dir, options};
+use common::{copy_dir, fixture, manifest_dir, options, site_with_a_fourth_language};
 
 fn outputs(out: &Path) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = WalkDir::new(out)
@@ -78,12 +78,19 @@ fn fixture_site_matches_golden_output() {
 fn every_text_file_large_enough_has_siblings_that_decompress_to_it() {
     let out = tempfile::tempdir().unwrap();
     build(&options(&fixture(), out.path())).unwrap();
-    // The aliases' nginx include and the static hosts' files are read from disk, never sent.
+    // The build's records (the server's facts, the aliases' nginx include, the static hosts'
+    // files) are read from disk, never sent: they get no siblings, however large.
     let read_from_disk = [
+        site_contract::SITE_FACTS_FILE,
         site_contract::ALIASES_NGINX_FILE,
         site_contract::HEADERS_FILE,
         site_contract::REDIRECTS_FILE,
     ];
+    for record in read_from_disk {
+        for sibling in [format!("{record}.gz"), format!("{record}.br")] {
+            assert!(!out.path().join(&sibling).exists(), "{sibling}");
+        }
+    }
     let sent = outputs(out.path())
         .into_iter()
         .filter(|f| !read_from_disk.iter().any(|r| f == Path::new(r)));
@@ -289,35 +296,6 @@ fn an_island_placed_with_an_unknown_hydration_fails_the_build_with_file_and_line
     );
 }
 
-/// The fixture site with a fourth language (Korean) added only where an owner would add one:
-/// site-config.yaml, locales/ko/ and a few `*.ko.md` files. Nothing in the code names it.
-fn site_with_a_fourth_language(root: &Path) {
-    copy_dir(&fixture(), root);
-    let config = root.join("site-config.yaml");
-    let text = std::fs::read_to_string(&config).unwrap().replace(
-        "phrase_breaks: japanese }\n",
-        "phrase_breaks: japanese }\n  - { code: ko, tag: ko-KR, og_locale: ko_KR, reading: { words_per_minute: 228, characters_per_minute: 255 } }\n",
-    );
-    assert!(text.contains("code: ko"), "the fixture's language list moved");
-    std::fs::write(&config, text).unwrap();
-    copy_dir(&root.join("locales/en"), &root.join("locales/ko"));
-    std::fs::write(
-        root.join("locales/ko/sidebar.json"),
-        r#"{"home": "홈", "notes": "노트"}"#,
-    )
-    .unwrap();
-    std::fs::write(
-        root.join("content/_index.ko.md"),
-        "---\ntitle: 테스트 주인\ndescription: 홈.\n---\n## 소개 {#about}\n\n안녕하세요.\n",
-    )
-    .unwrap();
-    std::fs::write(
-        root.join("content/notes/first.ko.md"),
-        "---\ntitle: 첫 번째 노트\ndescription: 첫 번째.\ndate: 2025-10-01\n---\n한국어 본문.\n\n## 수학 {#math}\n\n$x^2$\n",
-    )
-    .unwrap();
-}
-
 /// GET `path` from the site server over `dist`, with `headers`; the answer's status, `Location`
 /// and the language its page says it is in (`data-lang`).
 async fn served(dist: &Path, path: &str, headers: &[(&str, &str)]) -> (u16, String, String) {
@@ -426,6 +404,20 @@ async fn assert_server_serves_korean(dist: &Path) {
     );
 }
 
+/// `_site.json` gives the server each language's API messages: Korean's own, and the default
+/// language's where a language has no `api.json` (the fixture's Japanese).
+fn assert_facts_carry_korean_api_messages(dist: &Path) {
+    let facts = site_contract::SiteFacts::load(dist).unwrap();
+    let login_failed = |code: &str| {
+        let language = facts.languages.iter().find(|l| l.code == code).unwrap();
+        language.api_messages["errors"]["loginFailed"].clone()
+    };
+    let korean: serde_json::Value = serde_json::from_str(common::KOREAN_API_MESSAGES).unwrap();
+    assert_eq!(login_failed("ko"), korean["errors"]["loginFailed"]);
+    assert_eq!(login_failed("ja"), login_failed("en"));
+    assert_eq!(login_failed("en"), "Login failed, please check username and password");
+}
+
 #[tokio::test]
 async fn a_fourth_language_needs_only_config_locales_and_content() {
     let root = tempfile::tempdir().unwrap();
@@ -444,6 +436,7 @@ async fn a_fourth_language_needs_only_config_locales_and_content() {
     assert_korean_routes_are_built(dist);
     assert_every_page_links_korean(dist);
     assert_language_menu_offers_korean(dist);
+    assert_facts_carry_korean_api_messages(dist);
     assert_server_serves_korean(dist).await;
 }
 
@@ -501,6 +494,23 @@ fn build_error(edit: impl FnOnce(&Path)) -> String {
 /// The error of building the fixture site with `file` (below the site's root) holding `text`.
 fn error_with_page(file: &str, text: &str) -> String {
     build_error(|root| std::fs::write(root.join(file), text).unwrap())
+}
+
+#[test]
+fn a_broken_or_missing_api_messages_file_fails_the_build() {
+    let err = error_with_page("locales/zh/api.json", "{\n  \"errors\": {,\n}");
+    assert!(err.contains("locales/zh/api.json:2:"), "{err}");
+    assert!(err.contains("invalid JSON"), "{err}");
+    let err = error_with_page("locales/ja/api.json", r#"{"errors": {"loginFailed": ["a list"]}}"#);
+    assert!(
+        err.contains("locales/ja/api.json: `errors.loginFailed` must be text"),
+        "{err}"
+    );
+    let err = build_error(|root| std::fs::remove_file(root.join("locales/en/api.json")).unwrap());
+    assert!(
+        err.contains("locales/en/api.json: not found: the default language must have the membership API's messages"),
+        "{err}"
+    );
 }
 
 #[test]

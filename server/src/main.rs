@@ -21,9 +21,10 @@ async fn main() -> anyhow::Result<()> {
 }
 
 async fn serve(args: &server::cli::ServeArgs) -> anyhow::Result<()> {
-    let state = api::app::build_state(args.settings()?).await?;
+    let site = args.site_options();
+    let state = api::app::build_state(args.settings()?, server::startup::site_languages(&site)?).await?;
     api::app::sweep_hourly(state.clone());
-    let app = server::startup::build_app_with_state(state, args.site_options())?;
+    let app = server::startup::build_app_with_state(state, site)?;
     let listener = site_server::server::bind(args.listen_addr()).await?;
     tracing::info!("serving on http://{}", listener.local_addr()?);
     // `make dev`'s live-reload streams never end: no point waiting for them.

@@ -1,5 +1,5 @@
 //! `site-config.yaml`: the owner's site-wide settings, in the one type every reader parses (the
-//! generator, the API's build script and its settings). README, "Configuration", describes each
+//! generator, the server's settings and the API's tests). README, "Configuration", describes each
 //! field.
 
 use anyhow::{bail, Context};

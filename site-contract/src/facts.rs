@@ -3,15 +3,21 @@
 use crate::aliases::{is_plain_path, Alias};
 use anyhow::{bail, Context};
 use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
 use std::collections::HashSet;
 use std::path::Path;
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Language {
     /// URL prefix and cookie value: `en`, `zh`, `ja`.
     pub code: String,
     /// BCP 47 tag sent as `Content-Language`: `zh-Hant`.
     pub tag: String,
+    /// The membership API's messages and emails in this language, by group and key
+    /// (`{"errors": {"loginFailed": "…"}}`): `locales/<code>/api.json`, or the default language's
+    /// (`crate::site_languages`). Empty in a `_site.json` written before the API read them here.
+    #[serde(default, skip_serializing_if = "Map::is_empty")]
+    pub api_messages: Map<String, Value>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

@@ -2,6 +2,7 @@
 //! serve`) relies on, in one place so the two cannot drift apart.
 
 mod aliases;
+mod api_messages;
 pub mod config;
 mod dev_build;
 mod facts;
@@ -10,6 +11,7 @@ mod paths;
 mod visitor;
 
 pub use aliases::{is_plain_path, location, Alias, ALIASES_NGINX_FILE, REDIRECTS_FILE};
+pub use api_messages::{site_languages, MessagesError, API_MESSAGES_FILE};
 pub use config::{SiteConfig, SITE_CONFIG_FILE};
 pub use dev_build::{BuildError, DevBuild, DEV_BUILD_FILE};
 pub use facts::{Language, SiteFacts, SITE_FACTS_FILE};

@@ -96,6 +96,7 @@ mod tests {
             .map(|(code, tag)| Language {
                 code: code.into(),
                 tag: tag.into(),
+                ..Language::default()
             })
             .collect()
     }

@@ -3,7 +3,7 @@
 //! turns every other failure into one.
 
 use crate::domain::Problem;
-use crate::i18n::Lang;
+use crate::i18n::{Lang, Languages};
 use poem::http::{header, Method, StatusCode};
 use poem::{Endpoint, EndpointExt, IntoResponse, Request, Response};
 use poem_openapi::payload::Json;
@@ -260,18 +260,20 @@ fn origin_allowed(req: &Request, public_origin: &str) -> bool {
         .is_some_and(|host| origin == format!("http://{host}"))
 }
 
-/// Wraps the API: Origin check and body limit on POSTs and DELETEs, JSON for every failure, no caching.
+/// Wraps the API: Origin check and body limit on POSTs and DELETEs, JSON for every failure (in
+/// the request's language of `languages`), no caching.
 pub fn guard<E: Endpoint + 'static>(
     api: E,
     public_origin: String,
     fields: ErrorFields,
+    languages: &'static Languages,
 ) -> impl Endpoint<Output = Response> {
     let shared = Arc::new((public_origin, fields));
     api.around(move |ep, mut req| {
         let shared = shared.clone();
         async move {
             let (public_origin, fields) = &*shared;
-            let lang = Lang::of_request(&req);
+            let lang = languages.of_request(&req);
             let field = fields.of(req.uri().path());
             let fail = |status: StatusCode| json_error(status, field, generic_problem(status).text(lang));
             let mut resp = 'answer: {

@@ -85,32 +85,28 @@ fn invitation_step_key(token: &str, secret: &str) -> String {
     format!("{token}.{secret}")
 }
 
-fn page(lang: Lang, path: &str) -> String {
-    format!("{}{}", lang.page_prefix(), path)
-}
-
 #[OpenApi]
 impl GoogleApi {
     /// Start Google sign-in (a redirect to Google, or to /login?error=google_unavailable).
     #[oai(path = "/auth/google", method = "get")]
     async fn start(&self, req: &Request) -> Redirect {
-        let lang = Lang::of_request(req);
+        let lang = self.0.languages.of_request(req);
         let Some(google) = self.0.settings.google.clone() else {
-            return Redirect::Found(page(lang, "/login?error=google_unavailable"), None);
+            return Redirect::Found(lang.page("/login?error=google_unavailable"), None);
         };
         match self.may_start(req).await {
             Ok(true) => {}
-            Ok(false) => return Redirect::Found(page(lang, "/login?error=google_failed"), None),
+            Ok(false) => return Redirect::Found(lang.page("/login?error=google_failed"), None),
             Err(err) => {
                 tracing::error!("starting Google sign-in failed: {err:#}");
-                return Redirect::Found(page(lang, "/login?error=google_failed"), None);
+                return Redirect::Found(lang.page("/login?error=google_failed"), None);
             }
         }
         match self.start_inner(&google, lang).await {
             Ok((url, cookie)) => Redirect::Found(url, Some(cookie)),
             Err(err) => {
                 tracing::error!("starting Google sign-in failed: {err:#}");
-                Redirect::Found(page(lang, "/login?error=google_failed"), None)
+                Redirect::Found(lang.page("/login?error=google_failed"), None)
             }
         }
     }
@@ -124,18 +120,18 @@ impl GoogleApi {
         state: Query<Option<String>>,
         error: Query<Option<String>>,
     ) -> Redirect {
-        let lang = Lang::of_request(req);
+        let lang = self.0.languages.of_request(req);
         let Some(google) = self.0.settings.google.clone() else {
-            return Redirect::Found(page(lang, "/login?error=google_unavailable"), None);
+            return Redirect::Found(lang.page("/login?error=google_unavailable"), None);
         };
         let (Some(code), Some(state), None) = (code.0, state.0, error.0) else {
-            return Redirect::Found(page(lang, "/login?error=google_failed"), None);
+            return Redirect::Found(lang.page("/login?error=google_failed"), None);
         };
         match self.callback_inner(req, &google, &code, &state).await {
             Ok(redirect) => redirect,
             Err(err) => {
                 tracing::warn!("Google sign-in failed: {err:#}");
-                Redirect::Found(page(lang, "/login?error=google_failed"), None)
+                Redirect::Found(lang.page("/login?error=google_failed"), None)
             }
         }
     }
@@ -146,7 +142,7 @@ impl GoogleApi {
     async fn pending(&self, req: &Request, token: Query<String>) -> Result<PendingResponse, ApiError> {
         let pending = live_invitation_step(&self.0, req, &token.0)
             .await
-            .map_err(|e| ApiError::from((Failure::from(e), Lang::of_request(req))))?;
+            .map_err(|e| ApiError::from((Failure::from(e), self.0.languages.of_request(req))))?;
         Ok(PendingResponse::Ok(Json(PendingGoogleAccount {
             email: pending.and_then(|p| p.email),
         })))
@@ -159,7 +155,7 @@ impl GoogleApi {
         req: &Request,
         body: Json<VerifyInviteRequest>,
     ) -> Result<VerifyInviteResponse, FormError> {
-        let lang = Lang::of_request(req);
+        let lang = self.0.languages.of_request(req);
         self.verify_invite_inner(req, body.0)
             .await
             .map_err(|f| (f, lang).into())
@@ -249,7 +245,7 @@ impl GoogleApi {
     ) -> anyhow::Result<Redirect> {
         let state = &self.0;
         let saved = self.take_state(req, csrf).await?;
-        let lang = Lang::from_tag(&saved.lang).unwrap_or(Lang::DEFAULT);
+        let lang = (state.languages.from_tag(&saved.lang)).unwrap_or_else(|| state.languages.default_language());
         let info = self.profile(google, code, saved.pkce_verifier).await?;
 
         let mut member = members::by_google_sub(&state.db, &info.sub)
@@ -278,7 +274,7 @@ impl GoogleApi {
             let cookie = sessions::start(state, req, member.id)
                 .await
                 .context("starting the session")?;
-            return Ok(Redirect::Found(page(lang, "/MemberPage"), Some(cookie)));
+            return Ok(Redirect::Found(lang.page("/MemberPage"), Some(cookie)));
         }
         let (token, secret) = (
             random_token(state.settings.entropy.as_ref()),
@@ -294,7 +290,7 @@ impl GoogleApi {
             state.secure_cookies(),
         );
         Ok(Redirect::Found(
-            page(lang, &format!("/invite?token={token}")),
+            lang.page(&format!("/invite?token={token}")),
             Some(cookie),
         ))
     }
@@ -357,7 +353,7 @@ impl GoogleApi {
             .await
             .context("storing the pending link")?;
         Ok(Redirect::Found(
-            page(lang, "/login?error=google_link_password"),
+            lang.page("/login?error=google_link_password"),
             Some(cookie),
         ))
     }

@@ -2,7 +2,6 @@
 
 use super::errors::{ApiError, Failure};
 use crate::db::entities::member;
-use crate::i18n::Lang;
 use crate::rate_limit::{self, Counter};
 use crate::state::{client_key, AppState};
 use crate::texts::Problem;
@@ -60,7 +59,7 @@ impl LoginApi {
     /// `empty`, gets the status and stays logged in).
     #[oai(path = "/denglu", method = "get")]
     async fn status(&self, req: &Request, logout: Query<Option<bool>>) -> Result<StatusResponse, ApiError> {
-        let lang = Lang::of_request(req);
+        let lang = self.0.languages.of_request(req);
         self.status_inner(req, logout.0.unwrap_or(false) && logout_requested_by_the_site(req))
             .await
             .map_err(|f| (f, lang).into())
@@ -69,14 +68,14 @@ impl LoginApi {
     /// Sign out everywhere: end every session of the signed-in member (401 without one).
     #[oai(path = "/denglu/logout-all", method = "post")]
     async fn logout_all(&self, req: &Request) -> Result<LogoutAllResponse, ApiError> {
-        let lang = Lang::of_request(req);
+        let lang = self.0.languages.of_request(req);
         self.logout_all_inner(req).await.map_err(|f| (f, lang).into())
     }
 
     /// Log in with username and password.
     #[oai(path = "/denglu", method = "post")]
     async fn login(&self, req: &Request, body: Json<LoginRequest>) -> Result<LoginResponse, ApiError> {
-        let lang = Lang::of_request(req);
+        let lang = self.0.languages.of_request(req);
         self.login_inner(req, body.0).await.map_err(|f| (f, lang).into())
     }
 }

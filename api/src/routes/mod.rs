@@ -42,5 +42,5 @@ pub fn api(state: Arc<AppState>) -> impl Endpoint<Output = Response> {
         .at("/openapi.json", spec)
         .at("/docs", docs)
         .nest("/", service.with(poem::middleware::CookieJarManager::new()));
-    errors::guard(routes.map_to_response(), public_origin, fields)
+    errors::guard(routes.map_to_response(), public_origin, fields, state.languages)
 }

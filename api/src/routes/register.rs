@@ -57,7 +57,7 @@ impl RegisterApi {
     /// Send a 6-digit sign-up code to an email address.
     #[oai(path = "/send-email", method = "post")]
     async fn send_email(&self, req: &Request, body: Json<SendEmailRequest>) -> Result<SentResponse, ApiError> {
-        let lang = Lang::preferred(body.0.preferred_language.as_deref(), req);
+        let lang = self.0.languages.preferred(body.0.preferred_language.as_deref(), req);
         self.send_email_inner(req, body.0, lang)
             .await
             .map_err(|f| (f, lang).into())
@@ -66,7 +66,7 @@ impl RegisterApi {
     /// Create a member from an invitation code and the emailed code.
     #[oai(path = "/register", method = "post")]
     async fn register(&self, req: &Request, body: Json<RegisterRequest>) -> Result<RegisterResponse, FormError> {
-        let lang = Lang::of_request(req);
+        let lang = self.0.languages.of_request(req);
         self.register_inner(req, body.0, lang)
             .await
             .map_err(|f| (f, lang).into())

@@ -91,14 +91,14 @@ impl ResetApi {
         req: &Request,
         body: Json<SendVerifyCodeRequest>,
     ) -> Result<SendCodeResponse, ApiError> {
-        let lang = Lang::preferred(body.0.preferred_language.as_deref(), req);
+        let lang = self.0.languages.preferred(body.0.preferred_language.as_deref(), req);
         self.send_inner(req, body.0, lang).await.map_err(|f| (f, lang).into())
     }
 
     /// Trade a reset code for a reset token.
     #[oai(path = "/verify-code", method = "post")]
     async fn verify_code(&self, req: &Request, body: Json<VerifyCodeRequest>) -> Result<VerifyResponse, ApiError> {
-        let lang = Lang::of_request(req);
+        let lang = self.0.languages.of_request(req);
         self.verify_inner(req, body.0, lang).await.map_err(|f| (f, lang).into())
     }
 
@@ -110,7 +110,7 @@ impl ResetApi {
         auth: ResetToken,
         body: Json<ResetPasswordRequest>,
     ) -> Result<ResetResponse, ApiError> {
-        let lang = Lang::of_request(req);
+        let lang = self.0.languages.of_request(req);
         self.reset_inner(req, &auth.0.token, body.0, lang)
             .await
             .map_err(|f| (f, lang).into())

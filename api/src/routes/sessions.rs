@@ -4,7 +4,6 @@
 
 use super::errors::{ApiError, Failure, MessageBody};
 use crate::db::entities::member;
-use crate::i18n::Lang;
 use crate::state::AppState;
 use crate::texts::Problem;
 use crate::{sessions, user_agents};
@@ -65,7 +64,7 @@ impl SessionsApi {
     /// The signed-in member's sessions (401 without one).
     #[oai(path = "/denglu/sessions", method = "get")]
     async fn list(&self, req: &Request) -> Result<ListResponse, ApiError> {
-        let lang = Lang::of_request(req);
+        let lang = self.0.languages.of_request(req);
         self.list_inner(req).await.map_err(|f| (f, lang).into())
     }
 
@@ -73,7 +72,7 @@ impl SessionsApi {
     /// a session, 404 for an id that is not one of the member's).
     #[oai(path = "/denglu/sessions/:id", method = "delete")]
     async fn end(&self, req: &Request, id: Path<String>) -> Result<EndResponse, ApiError> {
-        let lang = Lang::of_request(req);
+        let lang = self.0.languages.of_request(req);
         match self.end_inner(req, &id.0).await {
             Ok(Some(cookie)) => Ok(EndResponse::Ended(cookie)),
             Ok(None) => Ok(EndResponse::NotFound(Json(MessageBody {

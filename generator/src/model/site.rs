@@ -18,6 +18,9 @@ use std::sync::Arc;
 pub struct Site {
     pub config: SiteConfig,
     pub languages: Vec<String>,
+    /// The languages as `_site.json` lists them for the server, each with the membership API's
+    /// messages (`locales/<code>/api.json`).
+    pub served_languages: Vec<site_contract::Language>,
     pub locales: Arc<Locales>,
     pub pages: Pages,
     /// The photos the pages show, processed as they rendered.
@@ -70,6 +73,7 @@ impl Site {
             &languages,
             &config.default_language,
         )?);
+        let served_languages = api_messages(&config, &root.join("locales"))?;
         let mut sources = content::load(
             &root.join("content"),
             &languages,
@@ -88,6 +92,7 @@ impl Site {
             cards,
             config,
             languages,
+            served_languages,
             locales,
             pages,
             photos,
@@ -213,6 +218,14 @@ pub struct Reloaded {
     /// The same tag pages as before.
     pub tags_kept: bool,
     pub tag_warnings: Vec<String>,
+}
+
+/// Each language's API messages (site-contract's reader), a mistake in a file a diagnostic there.
+fn api_messages(config: &SiteConfig, locales_dir: &Path) -> Result<Vec<site_contract::Language>> {
+    site_contract::site_languages(config, locales_dir).map_err(|e| match e.line {
+        Some((line, column)) => Diagnostic::at_column(&e.path, line, column, e.message).into(),
+        None => Diagnostic::in_file(&e.path, e.message).into(),
+    })
 }
 
 /// `sources` and the tag pages they call for (`tags::add_pages`), and its warnings.

@@ -253,7 +253,9 @@ pub fn write_with_siblings(path: &Path, bytes: Vec<u8>, compression: Compression
 }
 
 /// Gives every text file below `dir` that is large enough up-to-date `.gz` and `.br` siblings, and
-/// the others none; returns how many it made.
+/// the others none; returns how many it made. The build's records (`_site.json`, ...) get none:
+/// nothing serves them, and a static host's list of files would take their siblings for files of
+/// their own.
 pub fn compress_text_files(dir: &Path) -> Result<usize> {
     let files: Vec<PathBuf> = WalkDir::new(dir)
         .into_iter()
@@ -267,7 +269,10 @@ pub fn compress_text_files(dir: &Path) -> Result<usize> {
             let len = std::fs::metadata(file)
                 .with_context(|| format!("Failed to read {}", file.display()))?
                 .len();
-            if !worth_compressing(len as usize) {
+            let record = (file.strip_prefix(dir).ok())
+                .and_then(Path::to_str)
+                .is_some_and(site_contract::is_build_record);
+            if record || !worth_compressing(len as usize) {
                 remove_siblings(file)?;
                 return Ok(0);
             }
@@ -375,6 +380,15 @@ mod tests {
         std::fs::write(&index, "[1]").unwrap();
         assert_eq!(compress_text_files(dir.path()).unwrap(), 0);
         assert!(!sibling(&index, "gz").exists() && !sibling(&index, "br").exists());
+    }
+
+    #[test]
+    fn the_builds_records_get_no_siblings_however_large() {
+        let dir = tempfile::tempdir().unwrap();
+        let facts = dir.path().join(site_contract::SITE_FACTS_FILE);
+        std::fs::write(&facts, "[1]".repeat(4000)).unwrap();
+        assert_eq!(compress_text_files(dir.path()).unwrap(), 0);
+        assert!(!sibling(&facts, "gz").exists() && !sibling(&facts, "br").exists());
     }
 
     #[test]

@@ -340,19 +340,14 @@ fn write_locale_files(out: &mut Written, locales: &Locales) -> Result<()> {
 }
 
 /// The UI text, the code-highlighting stylesheets, `robots.txt` and `_site.json` (facts for the
-/// server: languages, default language, the CSP hashes of the head script and the inlined
+/// server: languages with the API's messages, default language, the CSP hashes of the head script and the inlined
 /// stylesheet, dev mode, the aliases) and the aliases' nginx include.
 fn write_site_files(out: &mut Written, state: &State, dev: bool) -> Result<()> {
     let (site, manifest) = (&state.site, state.ui.as_ref());
     write_locale_files(out, &site.locales)?;
     let config = &site.config;
     let site_facts = SiteFacts {
-        languages: (config.languages.iter())
-            .map(|l| site_contract::Language {
-                code: l.code.clone(),
-                tag: l.tag.clone(),
-            })
-            .collect(),
+        languages: site.served_languages.clone(),
         default_language: config.default_language.clone(),
         script_hashes: manifest.and_then(Manifest::head_script_hash).into_iter().collect(),
         dev,

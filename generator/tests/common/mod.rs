@@ -7,8 +7,10 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use walkdir::WalkDir;
 
+/// The generator's folder, also when another crate's tests include this module (the server's
+/// serve a site built from the fixture).
 pub fn manifest_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../generator")
 }
 
 pub fn fixture() -> PathBuf {
@@ -26,6 +28,48 @@ pub fn copy_dir(from: &Path, to: &Path) {
         }
     }
 }
+
+/// The fixture site with a fourth language (Korean) added only where an owner would add one:
+/// site-config.yaml, locales/ko/ (with the API's messages, `api.json`) and a few `*.ko.md` files.
+/// Nothing in the code names it.
+pub fn site_with_a_fourth_language(root: &Path) {
+    copy_dir(&fixture(), root);
+    let config = root.join("site-config.yaml");
+    let text = std::fs::read_to_string(&config).unwrap().replace(
+        "phrase_breaks: japanese }\n",
+        "phrase_breaks: japanese }\n  - { code: ko, tag: ko-KR, og_locale: ko_KR, reading: { words_per_minute: 228, characters_per_minute: 255 } }\n",
+    );
+    assert!(text.contains("code: ko"), "the fixture's language list moved");
+    std::fs::write(&config, text).unwrap();
+    copy_dir(&root.join("locales/en"), &root.join("locales/ko"));
+    std::fs::write(
+        root.join("locales/ko/sidebar.json"),
+        r#"{"home": "홈", "notes": "노트"}"#,
+    )
+    .unwrap();
+    std::fs::write(root.join("locales/ko/api.json"), KOREAN_API_MESSAGES).unwrap();
+    std::fs::write(
+        root.join("content/_index.ko.md"),
+        "---\ntitle: 테스트 주인\ndescription: 홈.\n---\n## 소개 {#about}\n\n안녕하세요.\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("content/notes/first.ko.md"),
+        "---\ntitle: 첫 번째 노트\ndescription: 첫 번째.\ndate: 2025-10-01\n---\n한국어 본문.\n\n## 수학 {#math}\n\n$x^2$\n",
+    )
+    .unwrap();
+}
+
+/// The fourth language's `locales/ko/api.json`: the membership API's messages in Korean.
+pub const KOREAN_API_MESSAGES: &str = r#"{
+  "errors": {
+    "loginFailed": "로그인에 실패했습니다. 사용자 이름과 비밀번호를 확인해 주세요.",
+    "notFound": "찾을 수 없습니다."
+  },
+  "messages": {
+    "registered": "가입이 완료되었습니다. 이제 로그인할 수 있습니다."
+  }
+}"#;
 
 /// Build options for a site at `root` into a fresh `out` holding the fixture's UI manifest.
 pub fn options(root: &Path, out: &Path) -> BuildOptions {

@@ -1,7 +1,8 @@
 //! `serve`'s composition: the membership API under `/api` beside the static site, whose headers
 //! wrap both.
 
-use crate::helpers::Reply;
+use crate::helpers::{fresh_database, Backend, Reply};
+use crate::site_fixture::{options, site_with_a_fourth_language, KOREAN_API_MESSAGES};
 use poem::http::StatusCode;
 use serde_json::json;
 use server::startup::build_app;
@@ -68,4 +69,82 @@ async fn https_sites_send_strict_transport_security() {
             assert!(reply.header("permissions-policy").is_some());
         }
     }
+}
+
+on_both_databases! {
+    // A site that adds a fourth language, Korean, where an owner would (site-config.yaml and
+    // `locales/ko/`, its `api.json` included), built by the generator and served by `serve`'s
+    // composition: the API answers a Korean visitor in Korean, from the built site alone.
+    async fn the_api_answers_in_the_languages_of_the_site_it_serves(backend: Backend) {
+        let site = tempfile::tempdir().unwrap();
+        site_with_a_fourth_language(site.path());
+        let dist = tempfile::tempdir().unwrap();
+        generator::build(&options(site.path(), dist.path())).expect("the Korean site builds");
+        let data = tempfile::tempdir().unwrap();
+        let mut settings = api::settings::Settings::for_data_dir(&data.path().join("data"), 8080);
+        settings.database_url = fresh_database(backend, data.path()).await;
+        let site_options = SiteOptions {
+            dist_dir: dist.path().to_path_buf(),
+            dev: false,
+        };
+        let app = build_app(settings, site_options).await.unwrap();
+        let base = format!("http://{}", crate::helpers::servers::serve(app).await);
+
+        let korean: serde_json::Value = serde_json::from_str(KOREAN_API_MESSAGES).unwrap();
+        let client = reqwest::Client::new();
+        let failed_login = |headers: &[(&'static str, &'static str)]| {
+            let mut req = client
+                .post(format!("{base}/api/denglu"))
+                .header("content-type", "application/json")
+                .body(r#"{"username": "nobody", "password": "not the password"}"#);
+            for (name, value) in headers {
+                req = req.header(*name, *value);
+            }
+            async move { Reply::from_reqwest(req.send().await.unwrap()).await }
+        };
+        for headers in [
+            &[("accept-language", "ko-KR,ko;q=0.9,en;q=0.5")][..],
+            &[("cookie", "selectedLanguage=ko"), ("accept-language", "ja")][..],
+        ] {
+            let reply = failed_login(headers).await;
+            reply.assert(StatusCode::UNAUTHORIZED);
+            assert_eq!(reply.body["message"], korean["errors"]["loginFailed"], "{headers:?}");
+        }
+        // The fixture's Japanese has no api.json of its own: the default language's messages.
+        let japanese = failed_login(&[("accept-language", "ja")]).await;
+        assert_eq!(
+            japanese.body["message"],
+            "Login failed, please check username and password"
+        );
+        // The answers the API's guard makes (an unknown path) are in Korean too.
+        let unknown = client
+            .get(format!("{base}/api/nothing-here"))
+            .header("accept-language", "ko")
+            .send()
+            .await
+            .unwrap();
+        let unknown = Reply::from_reqwest(unknown).await;
+        unknown.assert(StatusCode::NOT_FOUND);
+        assert_eq!(unknown.body["message"], korean["errors"]["notFound"]);
+    }
+}
+
+/// A site built before the API took its languages from `_site.json` has no messages there: the
+/// app does not start (and says to build the site again) rather than answer with message keys.
+#[tokio::test]
+async fn a_site_without_the_apis_messages_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let site = site(dir.path());
+    let path = site.dist_dir.join(site_contract::SITE_FACTS_FILE);
+    let mut facts: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    for language in facts["languages"].as_array_mut().unwrap() {
+        language.as_object_mut().unwrap().remove("api_messages");
+    }
+    std::fs::write(&path, facts.to_string()).unwrap();
+    let settings = api::settings::Settings::for_data_dir(&dir.path().join("data"), 8080);
+    let error = build_app(settings, site).await.err().expect("refused");
+    assert!(
+        format!("{error:#}").contains("build it again (`make build`)"),
+        "{error:#}"
+    );
 }

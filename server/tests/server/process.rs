@@ -94,14 +94,23 @@ impl Drop for ServeProcess {
     }
 }
 
-/// A dist/ in `dir` with only the build facts the server needs (`_site.json`) and a home page.
+/// A dist/ in `dir` with only the build facts the server needs (`_site.json`: the repository's
+/// languages with their API messages, read as `site build` reads them) and a home page.
 pub fn minimal_dist(dir: &std::path::Path) -> PathBuf {
     let dist = dir.join("dist");
     std::fs::create_dir_all(&dist).unwrap();
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let config = site_contract::SiteConfig::load(&root.join(site_contract::SITE_CONFIG_FILE)).unwrap();
+    let facts = site_contract::SiteFacts {
+        aliases: Vec::new(),
+        languages: site_contract::site_languages(&config, &root.join("locales")).unwrap(),
+        default_language: config.default_language,
+        dev: false,
+        script_hashes: Vec::new(),
+    };
     std::fs::write(
-        dist.join("_site.json"),
-        r#"{"languages":[{"code":"en","tag":"en"},{"code":"zh","tag":"zh-Hant"},{"code":"ja","tag":"ja"}],
-            "default_language":"en","script_hashes":[],"dev":false}"#,
+        dist.join(site_contract::SITE_FACTS_FILE),
+        serde_json::to_vec(&facts).unwrap(),
     )
     .unwrap();
     std::fs::write(dist.join("index.html"), "<!doctype html><title>home</title>").unwrap();

@@ -70,6 +70,13 @@ pub struct TestApp {
     pub database_url: String,
 }
 
+/// The repository's languages with their API messages, read from its site-config.yaml and
+/// `locales/` as `site build` reads them for `_site.json`: the API's languages without a built site.
+pub fn repository_languages() -> &'static api::i18n::Languages {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    api::i18n::Languages::from_sources(&root).expect("the repository's site-config.yaml and locales/")
+}
+
 /// A fresh, empty database on the backend.
 pub async fn fresh_database(backend: Backend, dir: &std::path::Path) -> String {
     match backend {
@@ -123,7 +130,9 @@ impl TestApp {
         // Tests run side by side on few cores: a password check may queue long for its turn.
         settings.hash_wait = Duration::from_secs(300);
         configure(&mut settings);
-        let state = api::app::build_state(settings).await.expect("app state");
+        let state = api::app::build_state(settings, repository_languages())
+            .await
+            .expect("app state");
         let endpoint = poem::Route::new().nest("/api", api::app::api_endpoint(state.clone()));
         let client = TestClient::new(poem::EndpointExt::boxed(poem::EndpointExt::map_to_response(endpoint)));
         TestApp {
