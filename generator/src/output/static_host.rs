@@ -11,11 +11,27 @@ use std::collections::BTreeSet;
 use std::path::Path;
 use walkdir::WalkDir;
 
-/// One file of `dist/` as the headers file needs it: its path below `dist/` and, for a page,
-/// its HTML.
+/// One file of `dist/` as the headers file needs it: its path below `dist/` and whether it is a
+/// page, with the page's own CSP (the hashes of its inline scripts and styles) when it has one.
 pub struct HostedFile<'a> {
     pub path: &'a str,
-    pub html: Option<&'a [u8]>,
+    pub page: Option<Option<String>>,
+}
+
+impl<'a> HostedFile<'a> {
+    /// The file at `path` below `dist`: a page's HTML is read for its CSP, one page at a time,
+    /// so a large site's pages are never all in memory at once.
+    pub fn read(dist: &Path, path: &'a str, script_hashes: &[String]) -> Result<Self> {
+        let page = match path.ends_with(".html") {
+            true => {
+                let file = dist.join(path);
+                let html = std::fs::read(&file).with_context(|| format!("Failed to read {}", file.display()))?;
+                Some(page_csp(script_hashes, &html))
+            }
+            false => None,
+        };
+        Ok(HostedFile { path, page })
+    }
 }
 
 /// The headers file: the fixed headers for every path; the site's CSP for the file folders;
@@ -39,8 +55,8 @@ pub fn headers_file(config: &SiteConfig, script_hashes: &[String], files: &[Host
         }
     }
     for file in files {
-        if let Some(html) = file.html {
-            let csp = page_csp(script_hashes, html).unwrap_or_else(|| site_csp.clone());
+        if let Some(page_csp) = &file.page {
+            let csp = page_csp.clone().unwrap_or_else(|| site_csp.clone());
             let language = page_language(config, file.path);
             for url in page_urls(file.path) {
                 let headers = [

@@ -383,26 +383,15 @@ fn write_site_files(out: &mut Written, state: &State, dev: bool) -> Result<()> {
 /// Only a whole build knows every file; `make dev`'s builds are never published, so they write none.
 fn write_headers_file(out: &mut Written, state: &State) -> Result<()> {
     let paths = crate::output::static_host::hosted_files(&out.dir)?;
-    let pages = (paths.iter().filter(|p| p.ends_with(".html")))
-        .map(|p| {
-            std::fs::read(out.dir.join(p)).with_context(|| format!("Failed to read {}", out.dir.join(p).display()))
-        })
-        .collect::<Result<Vec<_>>>()?;
-    let mut pages = pages.iter();
-    let files: Vec<HostedFile> = (paths.iter())
-        .map(|path| HostedFile {
-            path,
-            html: path
-                .ends_with(".html")
-                .then(|| pages.next().expect("one per page").as_slice()),
-        })
-        .collect();
     let script_hashes: Vec<String> = state
         .ui
         .as_ref()
         .and_then(Manifest::head_script_hash)
         .into_iter()
         .collect();
+    let files = (paths.par_iter())
+        .map(|path| HostedFile::read(&out.dir, path, &script_hashes))
+        .collect::<Result<Vec<_>>>()?;
     let text = headers_file(&state.site.config, &script_hashes, &files);
     out.write(PathBuf::from(HEADERS_FILE), text.as_bytes())
 }
