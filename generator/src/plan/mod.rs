@@ -41,24 +41,6 @@ fn run(
     until: Until,
 ) -> Result<(State, Option<BuildReport>)> {
     let started = Instant::now();
-    let whole_build = until == Until::Written && changed.is_none();
-    if whole_build && options.server_bundle.is_file() {
-        islands::prestart(&options.server_bundle);
-    }
-    let result = run_plan(options, state, changed, until, started);
-    if whole_build {
-        islands::stop_prestarted();
-    }
-    result
-}
-
-fn run_plan(
-    options: &BuildOptions,
-    state: Option<State>,
-    changed: Option<&[PathBuf]>,
-    until: Until,
-    started: Instant,
-) -> Result<(State, Option<BuildReport>)> {
     let (mut state, change) = match (state, changed) {
         (Some(mut state), Some(changed)) => {
             let change = state.reload(&options.root, changed)?;

@@ -11,5 +11,4 @@ mod text;
 
 pub use calls::{place, IslandCalls, IslandFn, IslandItem, Placement, SCRIPTS_MARKER};
 pub use html::{render_all_keeping, render_more};
-pub use renderer::{prestart, stop_prestarted};
 pub use text::{IslandText, IslandTextFn};

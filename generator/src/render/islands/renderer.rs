@@ -10,9 +10,8 @@ use std::io::{Read, Write};
 use std::os::fd::{AsRawFd, RawFd};
 use std::os::unix::process::CommandExt;
 use std::path::Path;
-use std::path::PathBuf;
 use std::process::{Child, Command, ExitStatus, Stdio};
-use std::sync::{mpsc, Mutex};
+use std::sync::mpsc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -58,10 +57,7 @@ pub fn render_batch(
             batch(items)
         )
     };
-    let (mut child, answer) = match take_prestarted(server_bundle) {
-        Some(started) => started,
-        None => spawn(server_bundle)?,
-    };
+    let (mut child, answer) = spawn(server_bundle)?;
     let mut stdin = child.stdin.take().expect("piped stdin");
     // Written and read from threads so neither side can block the other on a full pipe.
     let writer = std::thread::spawn(move || stdin.write_all(&body));
@@ -126,46 +122,6 @@ fn parse_answer(bytes: &[u8], count: usize) -> Result<Vec<String>, String> {
         ));
     }
     Ok(answer.html)
-}
-
-/// A renderer started before its request: node's start and the bundle's load (about 0.1 s) run
-/// while the build loads the site, instead of after the pages are rendered.
-static PRESTARTED: Mutex<Option<(PathBuf, Child, std::io::PipeReader)>> = Mutex::new(None);
-
-/// Starts a renderer of `server_bundle` for the next batch to take; a build that renders no
-/// island stops it (`stop_prestarted`). Failing to start is left to the batch to report.
-pub fn prestart(server_bundle: &Path) {
-    if let Ok((child, answer)) = spawn(server_bundle) {
-        let earlier =
-            PRESTARTED
-                .lock()
-                .expect("prestarted renderer")
-                .replace((server_bundle.to_path_buf(), child, answer));
-        stop(earlier);
-    }
-}
-
-/// Stops a prestarted renderer no batch took.
-pub fn stop_prestarted() {
-    stop(PRESTARTED.lock().expect("prestarted renderer").take());
-}
-
-fn stop(started: Option<(PathBuf, Child, std::io::PipeReader)>) {
-    if let Some((_, mut child, _)) = started {
-        let _ = child.kill();
-        let _ = child.wait();
-    }
-}
-
-fn take_prestarted(server_bundle: &Path) -> Option<(Child, std::io::PipeReader)> {
-    let mut slot = PRESTARTED.lock().expect("prestarted renderer");
-    match slot.take() {
-        Some((bundle, child, answer)) if bundle == server_bundle => Some((child, answer)),
-        other => {
-            *slot = other;
-            None
-        }
-    }
 }
 
 /// `node BUNDLE` with stdin, stdout and stderr piped, and the write end of the answer pipe as its
