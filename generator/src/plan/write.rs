@@ -52,7 +52,13 @@ pub(crate) fn run(
     let search_gone = std::mem::take(&mut search.gone);
     let entries = std::mem::take(&mut search.entries);
     let (search_written, languages) = write_search_index_in_background(&mut out, search, &plan.jobs);
-    let (island_html, cards) = islands_and_cards(options, state, &plan, &placement)?;
+    let island_html = render_islands(
+        options,
+        &state.site.locales,
+        &mut state.island_html,
+        plan.whole(),
+        &placement,
+    )?;
     let finish = Finish {
         island_html: &island_html,
         islands: &placement,
@@ -65,7 +71,7 @@ pub(crate) fn run(
         match job {
             Job::StaticFiles => copy_static_files(&mut out, &options.root.join("static"))?,
             Job::Photos => write_photos(&mut out, &state.site, &plan)?,
-            Job::Cards => write_cards(&mut out, &cards)?,
+            Job::Cards => write_cards(&mut out, &state.site, &plan)?,
             Job::SiteFiles => write_site_files(&mut out, state, options.dev)?,
             Job::Sitemap => write_sitemap(&mut out, &state.site)?,
             Job::Feed { lang } => write_feed(&mut out, &state.site, lang)?,
@@ -97,28 +103,6 @@ pub(crate) fn run(
         });
     }
     rebuilt(options, state, &plan, out, &search_gone, sheets_before)
-}
-
-/// Each island's HTML and the plan's link-preview cards. The cards are drawn while node renders
-/// the islands: a renderer process keeps one core busy, and the other waited.
-fn islands_and_cards(
-    options: &BuildOptions,
-    state: &mut State,
-    plan: &Plan,
-    placement: &Placement,
-) -> Result<(Vec<String>, Vec<DrawnCard>)> {
-    let (island_html, cards) = std::thread::scope(|scope| {
-        let cards = scope.spawn(|| draw_cards(&state.site, plan));
-        let island_html = render_islands(
-            options,
-            &state.site.locales,
-            &mut state.island_html,
-            plan.whole(),
-            placement,
-        );
-        (island_html, cards.join().expect("card drawing thread"))
-    });
-    Ok((island_html?, cards?))
 }
 
 /// A rebuild's end: the files of the last build it makes no more removed (pages gone, islands'
@@ -304,15 +288,10 @@ fn write_photos(out: &mut Written, site: &Site, plan: &Plan) -> Result<()> {
     Ok(())
 }
 
-/// A link-preview card's file name below `CARD_DIR` and its PNG bytes.
-type DrawnCard = (String, Vec<u8>);
-
 /// The link-preview cards of the plan's pages, drawn in parallel or read from the cache.
-/// The link-preview cards of the plan's pages, drawn (or taken from the cards' cache): their
-/// file names below `CARD_DIR` and PNG bytes.
-fn draw_cards(site: &Site, plan: &Plan) -> Result<Vec<DrawnCard>> {
+fn write_cards(out: &mut Written, site: &Site, plan: &Plan) -> Result<()> {
     let Some(cards) = &site.cards else {
-        return Ok(Vec::new());
+        return Ok(());
     };
     let files: Vec<_> = (plan.jobs.iter())
         .filter_map(|job| match job {
@@ -321,12 +300,8 @@ fn draw_cards(site: &Site, plan: &Plan) -> Result<Vec<DrawnCard>> {
         })
         .filter_map(|page| cards.of(&site.config, &site.locales, page))
         .collect();
-    cards.draw(&files)
-}
-
-fn write_cards(out: &mut Written, cards: &[DrawnCard]) -> Result<()> {
-    for (name, png) in cards {
-        out.write(Path::new(CARD_DIR).join(name), png)?;
+    for (name, png) in cards.draw(&files)? {
+        out.write(Path::new(CARD_DIR).join(name), &png)?;
     }
     Ok(())
 }
@@ -340,8 +315,8 @@ fn write_locale_files(out: &mut Written, locales: &Locales) -> Result<()> {
 }
 
 /// The UI text, the code-highlighting stylesheets, `robots.txt` and `_site.json` (facts for the
-/// server: languages with the API's messages, default language, the CSP hashes of the head script and the inlined
-/// stylesheet, dev mode, the aliases) and the aliases' nginx include.
+/// server: languages with the API's messages, default language, the CSP hashes of the head
+/// script and the inlined stylesheet, dev mode, the aliases) and the aliases' nginx include.
 fn write_site_files(out: &mut Written, state: &State, dev: bool) -> Result<()> {
     let (site, manifest) = (&state.site, state.ui.as_ref());
     write_locale_files(out, &site.locales)?;
