@@ -2,7 +2,7 @@
 //! of a page, and the bucket each falls in.
 
 use crate::output::search::entries::IndexEntry;
-use std::collections::HashSet;
+use rustc_hash::FxHashSet;
 
 /// FNV-1a over UTF-16 code units: cheap, and the same in JavaScript (`bucketOf` in chunked.ts).
 pub fn bucket_of(gram: &str, buckets: usize) -> usize {
@@ -15,7 +15,7 @@ pub fn bucket_of(gram: &str, buckets: usize) -> usize {
 }
 
 /// Every distinct substring of one to three characters of `text`.
-pub(super) fn grams_of<'a>(text: &'a str, into: &mut HashSet<&'a str>) {
+pub(super) fn grams_of<'a>(text: &'a str, into: &mut FxHashSet<&'a str>) {
     let bounds: Vec<usize> = text.char_indices().map(|(i, _)| i).chain([text.len()]).collect();
     for start in 0..bounds.len().saturating_sub(1) {
         for n in 1..=3 {

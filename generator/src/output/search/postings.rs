@@ -6,8 +6,9 @@ use super::grams::*;
 use super::table::*;
 use crate::model::locales::Locales;
 use crate::output::search::entries::IndexEntry;
+use rustc_hash::{FxHashMap, FxHashSet};
 use serde_json::{json, Value};
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Pages per chunk are chosen so a chunk holds about this many bytes up to CHUNKS_AT_BASE
 /// chunks, more beyond (`growth`): a query reads whole chunks, so small ones waste little text on
@@ -32,22 +33,22 @@ impl PageTerms {
         }
     }
 
-    pub(super) fn meta_grams(&self) -> HashSet<&str> {
-        let mut grams = HashSet::new();
+    pub(super) fn meta_grams(&self) -> FxHashSet<&str> {
+        let mut grams = FxHashSet::default();
         for item in &self.items {
             grams_of(item, &mut grams);
         }
         grams
     }
 
-    pub(super) fn text_grams(&self) -> HashSet<&str> {
-        let mut grams = HashSet::new();
+    pub(super) fn text_grams(&self) -> FxHashSet<&str> {
+        let mut grams = FxHashSet::default();
         grams_of(&self.text, &mut grams);
         grams
     }
 
     /// The items a longer query may contain: those of two characters or more.
-    pub(super) fn whole_items(&self) -> HashSet<&str> {
+    pub(super) fn whole_items(&self) -> FxHashSet<&str> {
         (self.items.iter())
             .filter(|i| first_bigram(i).is_some())
             .map(String::as_str)
@@ -84,8 +85,8 @@ pub(super) struct Postings {
 impl Postings {
     pub(super) fn of(entries: &[(usize, &IndexEntry)]) -> Self {
         let pages = entries.len();
-        let mut grams: HashMap<String, GramPages> = HashMap::new();
-        let mut items: HashMap<String, Vec<u32>> = HashMap::new();
+        let mut grams: FxHashMap<String, GramPages> = FxHashMap::default();
+        let mut items: FxHashMap<String, Vec<u32>> = FxHashMap::default();
         for (id, (_, entry)) in entries.iter().enumerate() {
             let id = id as u32;
             let terms = PageTerms::of(entry);
@@ -162,7 +163,7 @@ impl Postings {
 }
 
 /// The posting of `key` in `map`, made if new.
-pub(super) fn posted<'m, P: Default>(map: &'m mut HashMap<String, P>, key: &str) -> &'m mut P {
+pub(super) fn posted<'m, P: Default>(map: &'m mut FxHashMap<String, P>, key: &str) -> &'m mut P {
     if !map.contains_key(key) {
         map.insert(key.to_string(), P::default());
     }

@@ -4,8 +4,9 @@
 use super::file::*;
 use super::grams::*;
 use base64::Engine;
+use rustc_hash::{FxHashMap, FxHashSet};
 use serde_json::{json, Value};
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::BTreeSet;
 
 /// Buckets hold about this many bytes up to BUCKETS_AT_BASE buckets, more beyond (`growth`); a
 /// query reads one per lookup.
@@ -130,7 +131,7 @@ impl Posted for Vec<u32> {
 /// under `site watch`, so an edit changes the keys of one page and writes again only the buckets
 /// they fall in (all of them when the bucket count changes).
 pub(super) struct Table<P> {
-    pub(super) entries: HashMap<String, P>,
+    pub(super) entries: FxHashMap<String, P>,
     pub(super) bucket_key: fn(&str) -> &str,
     /// The JSON bytes of the entries, as sized for the bucket count.
     pub(super) bytes: usize,
@@ -148,7 +149,7 @@ pub(super) fn item_bucket_key(item: &str) -> &str {
 }
 
 impl<P: Posted> Table<P> {
-    pub(super) fn new(entries: HashMap<String, P>, bucket_key: fn(&str) -> &str, pages: usize) -> Self {
+    pub(super) fn new(entries: FxHashMap<String, P>, bucket_key: fn(&str) -> &str, pages: usize) -> Self {
         let bytes = entries.iter().map(|(k, p)| entry_len(k, p, pages)).sum();
         let mut table = Table {
             entries,
@@ -233,7 +234,7 @@ pub(super) fn entry_len(key: &str, posted: &impl Posted, pages: usize) -> usize 
 /// the keys only `new` has.
 pub(super) fn move_id<P: Posted>(
     table: &mut Table<P>,
-    (old, new): (HashSet<&str>, HashSet<&str>),
+    (old, new): (FxHashSet<&str>, FxHashSet<&str>),
     ids_of: fn(&mut P) -> &mut Vec<u32>,
     id: u32,
     pages: usize,

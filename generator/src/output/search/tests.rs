@@ -5,12 +5,12 @@ use crate::model::locales::Locales;
 use crate::output::search::entries::IndexEntry;
 use base64::Engine;
 use serde_json::json;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 use std::path::Path;
 
 #[test]
 fn grams_are_the_substrings_of_one_to_three_characters() {
-    let mut grams = HashSet::new();
+    let mut grams = rustc_hash::FxHashSet::default();
     grams_of("折現率", &mut grams);
     let mut sorted: Vec<_> = grams.into_iter().collect();
     sorted.sort();

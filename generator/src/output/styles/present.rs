@@ -1,21 +1,26 @@
 //! What a page has that selectors ask for: its classes and element names, and the classes the
 //! head script adds before the first paint.
 
+use rustc_hash::FxHashSet;
 use std::borrow::Cow;
 use std::collections::HashSet;
 
 /// The classes and element names of a page.
 pub(super) struct Present<'a> {
-    pub(super) classes: HashSet<&'a str>,
+    pub(super) classes: FxHashSet<&'a str>,
     /// Lower case, with those a browser adds to any page: `html`, `head`, `body`, and a table's
-    /// `tbody`.
-    pub(super) elements: HashSet<Cow<'a, str>>,
+    /// `tbody`. (Fx hash: every tag of every page is looked up, and SipHash showed in the build's
+    /// profile.)
+    pub(super) elements: FxHashSet<Cow<'a, str>>,
 }
 
 impl<'a> Present<'a> {
     /// Every `class` attribute's tokens, and every tag's name.
     pub(super) fn in_page(html: &'a str) -> Self {
-        let mut elements: HashSet<Cow<str>> = ["html", "head", "body", "tbody"].map(Cow::Borrowed).into();
+        let mut elements: FxHashSet<Cow<str>> = ["html", "head", "body", "tbody"]
+            .map(Cow::Borrowed)
+            .into_iter()
+            .collect();
         let mut rest = html;
         while let Some(at) = rest.find('<') {
             rest = &rest[at + 1..];
@@ -31,7 +36,7 @@ impl<'a> Present<'a> {
                 }
             }
         }
-        let mut classes = HashSet::new();
+        let mut classes = FxHashSet::default();
         let mut rest = html;
         while let Some(at) = rest.find("class=") {
             let after = &rest[at + 6..];
