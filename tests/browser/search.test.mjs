@@ -5,19 +5,37 @@ import assert from 'node:assert/strict';
 import { nextFrames, openPage, useServerAndBrowser, waitForIslands } from './harness.mjs';
 
 /** openPage, with routes set and the index requests counted from the very first request on. */
-async function open(browser, url, { routes = async () => {}, ...options } = {}) {
+async function open(browser, url, { routes = async () => {}, clock = false, ...options } = {}) {
   const page = await openPage(browser, null, options);
   page.indexRequests = [];
   page.on('request', (r) => {
     if (/\/assets\/search-index-[^/]+\.json$/.test(new URL(r.url()).pathname)) page.indexRequests.push(r.url());
   });
+  if (clock) await page.clock.install();
   await routes(page);
   await page.goto(url, { waitUntil: 'load' });
-  await waitForIslands(page);
+  await (clock ? pastRetries(page, waitForIslands(page)) : waitForIslands(page));
   return page;
 }
 
 const results = (page) => page.locator('.search-results .search-result');
+
+/** Waits for `done` on a page whose locale reads fail and are tried again, 350 ms after the first
+ * try and doubling (10.85 s in all). The page runs on Playwright's clock (`clock: true` to `open`),
+ * moved on past each wait as soon as it starts: the same tries, without the wait. */
+async function pastRetries(page, done) {
+  let finished = false;
+  const waited = done.finally(() => {
+    finished = true;
+  });
+  while (!finished) {
+    await page.clock.fastForward(6000);
+    await Promise.race([waited, new Promise((resolve) => setTimeout(resolve, 100))]);
+  }
+  return waited;
+}
+
+const firstResultAfterRetries = (page) => pastRetries(page, results(page).first().waitFor({ timeout: 30000 }));
 const status = (page) => page.locator('.search-status');
 
 async function resultPaths(page) {
@@ -326,11 +344,13 @@ describe('search page', () => {
     ]) {
       const localeRequests = [];
       const page = await open(browser, `${server.url}${path}`, {
-        routes: (p) =>
-          p.route('**/locales/**', (route) => {
+        clock: true,
+        routes: async (p) => {
+          await p.route('**/locales/**', (route) => {
             localeRequests.push(route.request().url());
             return route.abort();
-          }),
+          });
+        },
       });
       try {
         // Hydrated with the page's own wording, which came with the page.
@@ -339,7 +359,7 @@ describe('search page', () => {
         await box.fill(query);
         await page.locator('.search-button').click();
         // The search still asks for all three languages (with its retries) before searching.
-        await results(page).first().waitFor({ timeout: 60000 });
+        await firstResultAfterRetries(page);
         assert.equal((await resultPaths(page))[0], first, path);
         assert.deepEqual([...new Set(localeRequests.map((url) => new URL(url).pathname))].sort(), [
           '/locales/en/translation.json',
@@ -355,6 +375,7 @@ describe('search page', () => {
 
   test('without the text in the page and no locale file, the search works in its built-in wording', async () => {
     const page = await open(browser, `${server.url}/zh/search`, {
+      clock: true,
       routes: async (p) => {
         await p.route('**/locales/**', (route) => route.abort());
         await p.route('**/zh/search', async (route) => {
@@ -369,7 +390,7 @@ describe('search page', () => {
       const box = page.locator('.search-input');
       await box.fill('dcf');
       await page.locator('.search-button').click();
-      await results(page).first().waitFor({ timeout: 60000 });
+      await firstResultAfterRetries(page);
       assert.equal((await resultPaths(page))[0], '/zh/valuation-models/dcf');
       assert.equal((await page.locator('.search-button').textContent()).trim(), 'Search');
       assert.deepEqual(page.problems(), []);
@@ -380,14 +401,17 @@ describe('search page', () => {
 
   test('loading translations, then results with built-in labels when the other languages fail', async () => {
     const page = await open(browser, `${server.url}/search?q=liquidity`, {
+      clock: true,
       expectHttpErrors: /^\/locales\/(zh|ja)\/translation\.json$/,
-      routes: (p) => p.route(/\/locales\/(zh|ja)\/translation\.json$/, (route) => route.fulfill({ status: 500, body: 'no' })),
+      routes: async (p) => {
+        await p.route(/\/locales\/(zh|ja)\/translation\.json$/, (route) => route.fulfill({ status: 500, body: 'no' }));
+      },
     });
     try {
       // The page's own (English) text loaded; the search's reads of zh and ja are retrying.
       assert.equal((await status(page).textContent()).trim(), 'Loading translations…');
       assert.equal(await results(page).count(), 0);
-      await results(page).first().waitFor({ timeout: 60000 });
+      await firstResultAfterRetries(page);
       assert.equal((await resultPaths(page))[0], '/notes/liquidity-risk');
       assert.deepEqual(page.problems(), []);
     } finally {
