@@ -34,10 +34,6 @@ pub async fn connect(url: &str) -> anyhow::Result<DatabaseConnection> {
     let db = Database::connect(options)
         .await
         .map_err(|e| anyhow::anyhow!("cannot open database {}: {e}", redact(url)))?;
-    if db.get_database_backend() == DbBackend::Sqlite {
-        // WAL lets readers run while a writer commits; the setting is stored in the file.
-        db.execute_unprepared("PRAGMA journal_mode=WAL").await?;
-    }
     migrate(&db, url).await?;
     Ok(db)
 }
@@ -69,6 +65,13 @@ async fn migrate(db: &DatabaseConnection, url: &str) -> anyhow::Result<()> {
                 Some(path) => Some(lock_file(std::path::PathBuf::from(format!("{path}-migrate.lock"))).await?),
                 None => None,
             };
+            if db.get_database_backend() == DbBackend::Sqlite {
+                // WAL lets readers run while a writer commits; the setting is stored in the file.
+                // Switched under the lock: the switch needs the database to itself, and another
+                // instance's first migrations may hold it past SQLite's busy timeout (seen once in
+                // `make test`: "database is locked" for the second of two instances started together).
+                db.execute_unprepared("PRAGMA journal_mode=WAL").await?;
+            }
             if !migrated_by_newer_release(db).await? {
                 migration::Migrator::up(db, None).await?;
             }
