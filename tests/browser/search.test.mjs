@@ -345,12 +345,11 @@ describe('search page', () => {
       const localeRequests = [];
       const page = await open(browser, `${server.url}${path}`, {
         clock: true,
-        routes: async (p) => {
-          await p.route('**/locales/**', (route) => {
+        routes: (p) =>
+          p.route('**/locales/**', (route) => {
             localeRequests.push(route.request().url());
             return route.abort();
-          });
-        },
+          }),
       });
       try {
         // Hydrated with the page's own wording, which came with the page.
@@ -403,9 +402,7 @@ describe('search page', () => {
     const page = await open(browser, `${server.url}/search?q=liquidity`, {
       clock: true,
       expectHttpErrors: /^\/locales\/(zh|ja)\/translation\.json$/,
-      routes: async (p) => {
-        await p.route(/\/locales\/(zh|ja)\/translation\.json$/, (route) => route.fulfill({ status: 500, body: 'no' }));
-      },
+      routes: (p) => p.route(/\/locales\/(zh|ja)\/translation\.json$/, (route) => route.fulfill({ status: 500, body: 'no' })),
     });
     try {
       // The page's own (English) text loaded; the search's reads of zh and ja are retrying.
