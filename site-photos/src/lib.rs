@@ -4,12 +4,13 @@
 //! generic code included, is compiled optimised in debug builds too (`make dev`, the tests):
 //! unoptimised, resizing one phone photo took seconds.
 
-use fast_image_resize::images::Image;
-use fast_image_resize::{PixelType, Resizer};
+use fast_image_resize::images::{TypedImage, TypedImageRef};
+use fast_image_resize::pixels::U8x4;
+use fast_image_resize::{ResizeOptions, Resizer};
 use image::codecs::jpeg::JpegEncoder;
 use image::codecs::png::PngEncoder;
 pub use image::ImageFormat;
-use image::{DynamicImage, ExtendedColorType, ImageEncoder, ImageReader};
+use image::{DynamicImage, ExtendedColorType, ImageEncoder, ImageReader, RgbaImage};
 use std::io::Cursor;
 
 /// The widths a photo is served at, those narrower than the photo itself, and its own width when
@@ -27,15 +28,30 @@ pub struct Encoded {
     pub fallback: Vec<u8>,
 }
 
+/// A decoded photo, upright, as RGBA (see [`resize`]).
+pub struct Photo {
+    pixels: RgbaImage,
+    alpha: bool,
+}
+
+impl Photo {
+    pub fn width(&self) -> u32 {
+        self.pixels.width()
+    }
+}
+
 /// The pixels of `bytes`, a `format` file, upright; a truncated or corrupt file is an error.
-pub fn decode(bytes: &[u8], format: ImageFormat) -> Result<DynamicImage, String> {
+pub fn decode(bytes: &[u8], format: ImageFormat) -> Result<Photo, String> {
     let mut reader = ImageReader::new(Cursor::new(bytes));
     reader.set_format(format);
     let mut decoder = reader.into_decoder().map_err(|e| e.to_string())?;
     let orientation = image::ImageDecoder::orientation(&mut decoder).map_err(|e| e.to_string())?;
     let mut image = DynamicImage::from_decoder(decoder).map_err(|e| e.to_string())?;
     image.apply_orientation(orientation);
-    Ok(image)
+    Ok(Photo {
+        alpha: image.color().has_alpha(),
+        pixels: image.into_rgba8(),
+    })
 }
 
 /// The widths `image` is served at, narrowest first.
@@ -46,22 +62,20 @@ pub fn widths(width: u32) -> Vec<u32> {
     widths
 }
 
-/// `image` at `width` (its height in proportion), as WebP and as `format`.
-pub fn encode(image: &DynamicImage, width: u32, format: ImageFormat) -> Result<Encoded, String> {
-    let alpha = image.color().has_alpha();
-    let (pixels, pixel_type, color) = match alpha {
-        true => (image.to_rgba8().into_raw(), PixelType::U8x4, ExtendedColorType::Rgba8),
-        false => (image.to_rgb8().into_raw(), PixelType::U8x3, ExtendedColorType::Rgb8),
+/// `photo` at `width` (its height in proportion), as WebP and as `format`.
+pub fn encode(photo: &Photo, width: u32, format: ImageFormat) -> Result<Encoded, String> {
+    let (source_width, source_height) = photo.pixels.dimensions();
+    let height = ((source_height as u64 * width as u64 + source_width as u64 / 2) / source_width as u64).max(1) as u32;
+    let rgba = resize(photo, width, height)?;
+    let (pixels, color) = match photo.alpha {
+        true => (rgba, ExtendedColorType::Rgba8),
+        false => (
+            rgba.chunks_exact(4).flat_map(|pixel| &pixel[..3]).copied().collect(),
+            ExtendedColorType::Rgb8,
+        ),
     };
-    let height =
-        ((image.height() as u64 * width as u64 + image.width() as u64 / 2) / image.width() as u64).max(1) as u32;
-    let source = Image::from_vec_u8(image.width(), image.height(), pixels, pixel_type).map_err(|e| e.to_string())?;
-    let mut resized = Image::new(width, height, pixel_type);
-    Resizer::new()
-        .resize(&source, &mut resized, None)
-        .map_err(|e| e.to_string())?;
-    let pixels = resized.buffer();
-    let webp = match alpha {
+    let pixels = &pixels[..];
+    let webp = match photo.alpha {
         true => webp::Encoder::from_rgba(pixels, width, height),
         false => webp::Encoder::from_rgb(pixels, width, height),
     }
@@ -79,6 +93,23 @@ pub fn encode(image: &DynamicImage, width: u32, format: ImageFormat) -> Result<E
         webp,
         fallback,
     })
+}
+
+/// `photo` resized to `width` x `height`, as RGBA bytes. Always RGBA, and typed: the untyped
+/// `Resizer::resize` compiles the resizer for each of the 13 pixel types it knows (SIMD variants
+/// of every one), which made this crate the longest step of a release build; one type is a
+/// fifth of that. An opaque photo is resized without the alpha arithmetic.
+fn resize(photo: &Photo, width: u32, height: u32) -> Result<Vec<u8>, String> {
+    let (source_width, source_height) = photo.pixels.dimensions();
+    let source = TypedImageRef::<U8x4>::from_buffer(source_width, source_height, photo.pixels.as_raw())
+        .map_err(|e| e.to_string())?;
+    let mut resized = vec![0; width as usize * height as usize * 4];
+    let mut target = TypedImage::<U8x4>::from_buffer(width, height, &mut resized).map_err(|e| e.to_string())?;
+    let options = ResizeOptions::new().use_alpha(photo.alpha);
+    Resizer::new()
+        .resize_typed(&source, &mut target, &options)
+        .map_err(|e| e.to_string())?;
+    Ok(resized)
 }
 
 #[cfg(test)]
