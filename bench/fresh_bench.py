@@ -59,14 +59,25 @@ def until_answered(command, cwd, port, log_name, limit_s=3600):
     try:
         while not answers(port):
             if proc.poll() is not None:
-                sys.exit(f"{' '.join(command)} exited with {proc.returncode} before answering: see {log.name}")
+                failed(f"{' '.join(command)} exited with {proc.returncode} before answering (the end of its log is above)", log)
             if time.perf_counter() - start > limit_s:
                 sys.exit(f"{' '.join(command)} did not answer within {limit_s} s")
             time.sleep(0.5)
         return time.perf_counter() - start
     finally:
-        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            os.killpg(proc.pid, signal.SIGTERM)
+        except ProcessLookupError:  # it has exited already, its group with it
+            pass
         proc.wait()
+
+
+def failed(message, log):
+    """Stops the bench with `message` and the end of `log`: run.sh deletes the work directory on
+    exit, the log with it."""
+    log.flush()
+    tail = Path(log.name).read_text(errors="replace").splitlines()[-80:]
+    sys.exit("\n".join([*tail, message]))
 
 
 def timed(command, cwd, log_name):
@@ -74,7 +85,7 @@ def timed(command, cwd, log_name):
     start = time.perf_counter()
     done = subprocess.run(command, cwd=cwd, stdout=log, stderr=log)
     if done.returncode != 0:
-        sys.exit(f"{' '.join(command)} failed in {cwd}: see {log.name}")
+        failed(f"{' '.join(command)} failed in {cwd} (the end of its log is above)", log)
     return time.perf_counter() - start
 
 
