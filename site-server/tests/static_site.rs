@@ -39,6 +39,16 @@ fn style_hash(what: &str) -> String {
     format!("sha256-{}", base64::engine::general_purpose::STANDARD.encode(digest))
 }
 
+fn brotli(bytes: &[u8], quality: u8) -> Vec<u8> {
+    let encoder = (brotlic::BrotliEncoderOptions::new())
+        .quality(brotlic::Quality::new(quality).unwrap())
+        .build()
+        .unwrap();
+    let mut writer = brotlic::CompressorWriter::with_encoder(encoder, Vec::new());
+    writer.write_all(bytes).unwrap();
+    writer.into_inner().unwrap()
+}
+
 fn write(dist: &Path, path: &str, bytes: &[u8], siblings: bool) {
     let file = dist.join(path);
     std::fs::create_dir_all(file.parent().unwrap()).unwrap();
@@ -47,12 +57,7 @@ fn write(dist: &Path, path: &str, bytes: &[u8], siblings: bool) {
         let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
         gz.write_all(bytes).unwrap();
         std::fs::write(dist.join(format!("{path}.gz")), gz.finish().unwrap()).unwrap();
-        let mut br = Vec::new();
-        {
-            let mut writer = brotli::CompressorWriter::new(&mut br, 4096, 11, 22);
-            writer.write_all(bytes).unwrap();
-        }
-        std::fs::write(dist.join(format!("{path}.br")), br).unwrap();
+        std::fs::write(dist.join(format!("{path}.br")), brotli(bytes, 11)).unwrap();
     }
 }
 
@@ -225,7 +230,7 @@ async fn serves_the_precompressed_sibling_the_client_accepts() {
     assert_eq!(header(&headers, "content-encoding"), "br");
     assert!(header(&headers, "vary").contains("Accept-Encoding"));
     let mut decoded = Vec::new();
-    brotli::Decompressor::new(&body[..], 4096)
+    brotlic::DecompressorReader::new(&body[..])
         .read_to_end(&mut decoded)
         .unwrap();
     assert_eq!(decoded, original);
@@ -734,7 +739,7 @@ async fn dev_mode_reloads_dist_and_tells_open_pages() {
     assert!(text(&body).contains("rebuilt about [en]"), "{}", text(&body));
     let (_, _, body) = get(&base, "/about", &[("accept-encoding", "br")]).await;
     let mut decoded = Vec::new();
-    brotli::Decompressor::new(&body[..], 4096)
+    brotlic::DecompressorReader::new(&body[..])
         .read_to_end(&mut decoded)
         .unwrap();
     assert!(text(&decoded).contains("rebuilt about [en]"));
@@ -835,12 +840,8 @@ fn write_large(dist: &Path, bytes: &[u8], siblings: bool) {
     if siblings {
         let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
         gz.write_all(bytes).unwrap();
-        let mut br = Vec::new();
-        brotli::CompressorWriter::new(&mut br, 4096, 1, 22)
-            .write_all(bytes)
-            .unwrap();
         std::fs::write(dist.join(format!("{LARGE}.gz")), gz.finish().unwrap()).unwrap();
-        std::fs::write(dist.join(format!("{LARGE}.br")), br).unwrap();
+        std::fs::write(dist.join(format!("{LARGE}.br")), brotli(bytes, 1)).unwrap();
     }
     std::fs::write(dist.join(LARGE), bytes).unwrap();
 }

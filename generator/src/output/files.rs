@@ -5,7 +5,6 @@
 use anyhow::{Context, Result};
 use rayon::prelude::*;
 use std::collections::HashSet;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use walkdir::WalkDir;
 
@@ -64,40 +63,35 @@ fn fresh(source: &Path, derived: &Path) -> bool {
     matches!((modified(source), modified(derived)), (Some(s), Some(d)) if d >= s)
 }
 
-fn gzip_with(bytes: &[u8], level: u32) -> Result<Vec<u8>> {
-    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::new(level));
-    encoder.write_all(bytes)?;
-    Ok(encoder.finish()?)
+fn gzip_with(bytes: &[u8], level: i32) -> Result<Vec<u8>> {
+    let level = libdeflater::CompressionLvl::new(level).map_err(|e| anyhow::anyhow!("gzip level {level}: {e:?}"))?;
+    let mut compressor = libdeflater::Compressor::new(level);
+    let mut out = vec![0; compressor.gzip_compress_bound(bytes.len())];
+    let len = (compressor.gzip_compress(bytes, &mut out)).map_err(|e| anyhow::anyhow!("gzip: {e}"))?;
+    out.truncate(len);
+    Ok(out)
 }
 
 fn gzip(bytes: &[u8]) -> Result<Vec<u8>> {
     gzip_with(bytes, 9)
 }
 
-/// Pages are compressed again whenever they change, and a site has thousands. On pages level 6
-/// sends ~1% more bytes than 9 in half the time (BENCHMARKS.md).
+/// Pages are compressed again whenever they change, and a site has thousands. On this site's
+/// pages libdeflate's level 5 sends ~1.6% fewer bytes than zlib's 6, in 0.7x its time, and level
+/// 6 ~0.8% fewer again for 17% more time (BENCHMARKS.md, "Optimisations").
 fn gzip_page(bytes: &[u8]) -> Result<Vec<u8>> {
-    gzip_with(bytes, 6)
+    gzip_with(bytes, 5)
 }
 
 /// Brotli quality of pages: on this site's pages quality 11 spends ~25 ms a page for ~9% fewer
-/// bytes than quality 5 (~0.4 ms; 6 costs ~20% more for 0.3% fewer bytes), which still sends ~8%
-/// fewer bytes than gzip -9 (BENCHMARKS.md).
-const PAGE_QUALITY: i32 = 5;
+/// bytes than quality 5 (~1 ms); 6 costs 2-5% more time for 0.5% fewer bytes, 7 a third more
+/// for 1.6% fewer. Quality 5 sends ~6% fewer bytes than the pages' gzip (BENCHMARKS.md).
+const PAGE_QUALITY: u8 = 5;
 
 fn brotli_page(bytes: &[u8]) -> Result<Vec<u8>> {
-    // A window no larger than the page keeps the encoder's buffers small; below 17 the brotli
-    // crate falls back to a hasher with large tables, ten times slower.
-    let lgwin = (bytes.len().next_power_of_two().trailing_zeros() as i32).clamp(17, 22);
-    brotli_with(
-        bytes,
-        brotli::enc::BrotliEncoderParams {
-            quality: PAGE_QUALITY,
-            lgwin,
-            size_hint: bytes.len(),
-            ..Default::default()
-        },
-    )
+    // A window no larger than the page keeps the encoder's buffers small.
+    let lgwin = (bytes.len().next_power_of_two().trailing_zeros()).clamp(17, 22) as u8;
+    brotli_with(bytes, PAGE_QUALITY, lgwin)
 }
 
 fn brotli(bytes: &[u8]) -> Result<Vec<u8>> {
@@ -105,26 +99,21 @@ fn brotli(bytes: &[u8]) -> Result<Vec<u8>> {
     // against 77.6 KB at 7, for 0.3 s once per UI build. Only a file of megabytes (a large file
     // in `static/`) would cost seconds at 11: on a 5.7 MB file quality 7 with the largest window
     // sends 5% more bytes than 9 in 40% of the time, and still 5% fewer than gzip -9 (BENCHMARKS.md).
-    let params = if bytes.len() > 1024 * 1024 {
-        brotli::enc::BrotliEncoderParams {
-            quality: 7,
-            lgwin: 24,
-            size_hint: bytes.len(),
-            ..Default::default()
-        }
+    if bytes.len() > 1024 * 1024 {
+        brotli_with(bytes, 7, 24)
     } else {
-        brotli::enc::BrotliEncoderParams {
-            quality: 11,
-            lgwin: 22,
-            ..Default::default()
-        }
-    };
-    brotli_with(bytes, params)
+        brotli_with(bytes, 11, 22)
+    }
 }
 
-fn brotli_with(bytes: &[u8], params: brotli::enc::BrotliEncoderParams) -> Result<Vec<u8>> {
-    let mut out = Vec::new();
-    brotli::BrotliCompress(&mut &bytes[..], &mut out, &params)?;
+fn brotli_with(bytes: &[u8], quality: u8, lgwin: u8) -> Result<Vec<u8>> {
+    let quality = brotlic::Quality::new(quality).map_err(|e| anyhow::anyhow!("brotli quality {quality}: {e}"))?;
+    let window = brotlic::WindowSize::new(lgwin).map_err(|e| anyhow::anyhow!("brotli window {lgwin}: {e}"))?;
+    let bound = brotlic::compress_bound(bytes.len(), quality).context("brotli: no bound at this quality")?;
+    let mut out = vec![0; bound];
+    let len = brotlic::compress(bytes, &mut out, quality, window, brotlic::CompressionMode::Generic)
+        .map_err(|e| anyhow::anyhow!("brotli: {e}"))?;
+    out.truncate(len);
     Ok(out)
 }
 
@@ -350,13 +339,15 @@ mod tests {
         std::fs::write(dir.path().join("a/photo.png"), [0u8, 1, 2]).unwrap();
         assert_eq!(compress_text_files(dir.path()).unwrap(), 2);
         assert!(!dir.path().join("a/photo.png.gz").exists());
-        let mut text = String::new();
-        flate2::read::GzDecoder::new(&std::fs::read(sibling(&page, "gz")).unwrap()[..])
-            .read_to_string(&mut text)
+        let gz = std::fs::read(sibling(&page, "gz")).unwrap();
+        let mut text = vec![0; html.len()];
+        let len = libdeflater::Decompressor::new()
+            .gzip_decompress(&gz, &mut text)
             .unwrap();
-        assert_eq!(text, html);
+        assert_eq!(&text[..len], html.as_bytes());
         let mut out = Vec::new();
-        brotli::BrotliDecompress(&mut &std::fs::read(sibling(&page, "br")).unwrap()[..], &mut out).unwrap();
+        let br = std::fs::read(sibling(&page, "br")).unwrap();
+        brotlic::DecompressorReader::new(&br[..]).read_to_end(&mut out).unwrap();
         assert_eq!(out, html.as_bytes());
         assert_eq!(compress_text_files(dir.path()).unwrap(), 0);
         assert!(!write_if_changed(&page, html.as_bytes()).unwrap());
