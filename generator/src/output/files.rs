@@ -90,8 +90,9 @@ fn gzip_page(bytes: &[u8]) -> Result<Vec<u8>> {
 const PAGE_QUALITY: u8 = 5;
 
 fn brotli_page(bytes: &[u8]) -> Result<Vec<u8>> {
-    // A window no larger than the page keeps the encoder's buffers small.
-    let lgwin = (bytes.len().next_power_of_two().trailing_zeros()).clamp(17, 22) as u8;
+    // A window no larger than the page keeps the encoder's buffers small (10 is brotli's
+    // smallest; the files given siblings are larger anyway).
+    let lgwin = (bytes.len().next_power_of_two().trailing_zeros()).clamp(10, 22) as u8;
     brotli_with(bytes, PAGE_QUALITY, lgwin)
 }
 
