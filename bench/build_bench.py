@@ -37,8 +37,8 @@ def row(**kw):
 
 def timed(cmd, tmpdir=None):
     """Seconds the command took, its output, and its peak memory (max RSS, MB; /usr/bin/time)."""
-    # Our build keeps the islands' HTML of the last build in the temp dir: a cold build gets an
-    # empty one, a warm build the one its cold build filled.
+    # Our build keeps the islands' HTML and the pages' rendered Markdown of the last build in the
+    # temp dir: a cold build gets an empty one, a warm build the one its cold build filled.
     env = dict(os.environ, TMPDIR=str(tmpdir)) if tmpdir else None
     rss_file = WORK / "rss.txt"
     start = time.perf_counter()

@@ -27,43 +27,55 @@ fn outputs(out: &Path) -> Vec<PathBuf> {
 
 #[test]
 fn fixture_site_matches_golden_output() {
-    let out = tempfile::tempdir().unwrap();
-    let report = build(&options(&fixture(), out.path())).unwrap();
-    assert_eq!(report.pages, 3 * 14, "11 routes and 3 of tags in 3 languages");
-    assert!(
-        report
-            .summary()
-            .starts_with("Built 42 pages in 3 languages (en, zh, ja) in "),
-        "{}",
-        report.summary()
-    );
-    assert!(
-        report
+    // The first build renders every page's Markdown and keeps it; the second takes it from there.
+    let cache = tempfile::tempdir().unwrap();
+    for _ in 0..2 {
+        let out = tempfile::tempdir().unwrap();
+        let options = BuildOptions {
+            markdown_cache: Some(cache.path().join("markdown")),
+            ..options(&fixture(), out.path())
+        };
+        let report = build(&options).unwrap();
+        assert_eq!(report.pages, 3 * 14, "11 routes and 3 of tags in 3 languages");
+        assert!(
+            report
+                .summary()
+                .starts_with("Built 42 pages in 3 languages (en, zh, ja) in "),
+            "{}",
+            report.summary()
+        );
+        assert!(
+            report
+                .warnings
+                .iter()
+                .any(|w| w.contains("guide/a.en.md: no zh version yet")),
+            "{:?}",
+            report.warnings
+        );
+        assert!(report
             .warnings
             .iter()
-            .any(|w| w.contains("guide/a.en.md: no zh version yet")),
-        "{:?}",
-        report.warnings
-    );
-    assert!(report
-        .warnings
-        .iter()
-        .any(|w| w == "locales/ja/translation: list.empty is missing (English is used)"));
+            .any(|w| w == "locales/ja/translation: list.empty is missing (English is used)"));
+        assert_matches_golden_output(out.path());
+    }
+    assert!(cache.path().join("markdown").is_file());
+}
 
+fn assert_matches_golden_output(out: &Path) {
     let expected_dir = manifest_dir().join("tests/fixtures/site-expected");
-    let produced = outputs(out.path());
+    let produced = outputs(out);
     if std::env::var_os("UPDATE_GOLDEN").is_some() {
         let _ = std::fs::remove_dir_all(&expected_dir);
         for file in &produced {
             let target = expected_dir.join(file);
             std::fs::create_dir_all(target.parent().unwrap()).unwrap();
-            std::fs::copy(out.path().join(file), target).unwrap();
+            std::fs::copy(out.join(file), target).unwrap();
         }
     }
     let expected = outputs(&expected_dir);
     assert_eq!(produced, expected, "the set of files differs from the golden output");
     for file in &produced {
-        let got = std::fs::read_to_string(out.path().join(file)).unwrap();
+        let got = std::fs::read_to_string(out.join(file)).unwrap();
         let want = std::fs::read_to_string(expected_dir.join(file)).unwrap();
         assert_eq!(
             got,
@@ -128,7 +140,11 @@ fn a_warm_rebuild_writes_nothing_and_an_edit_rewrites_little() {
     let root = tempfile::tempdir().unwrap();
     copy_dir(&fixture(), root.path());
     let out = tempfile::tempdir().unwrap();
-    let options = options(root.path(), out.path());
+    let cache = tempfile::tempdir().unwrap();
+    let options = BuildOptions {
+        markdown_cache: Some(cache.path().join("markdown")),
+        ..options(root.path(), out.path())
+    };
     let first = build(&options).unwrap();
     assert!(first.written > 33);
     assert_eq!(build(&options).unwrap().written, 0);

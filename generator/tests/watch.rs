@@ -76,6 +76,7 @@ fn options(root: &Path, out: &Path) -> BuildOptions {
         future: false,
         island_cache: None,
         photo_cache: None,
+        markdown_cache: None,
     }
 }
 

@@ -7,7 +7,7 @@ use crate::model::config::SiteConfig;
 use crate::model::content::{Cover, PageKind, SourcePage, Sources};
 use crate::model::date::PageDate;
 use crate::model::links::{Headings, LinkTargets};
-use crate::model::markdown::{self, RenderOptions, Rendered};
+use crate::model::markdown::{self, RenderCache, RenderOptions, Rendered};
 use crate::model::photos::{picture_html, Photos, Place};
 use crate::model::site_values;
 use anyhow::Result;
@@ -136,8 +136,17 @@ fn gets_page(kind: &PageKind, config: &SiteConfig) -> bool {
     }
 }
 
+/// A page and the key its render is kept under (None: rendered on every build).
+type RenderedPage = (Page, Option<String>);
+
 /// Renders `source` for `lang`; an error names the file and its line.
-fn render_page(source: &Arc<SourcePage>, lang: &str, config: &SiteConfig, photos: &Photos) -> Result<Page, Diagnostic> {
+fn render_page(
+    source: &Arc<SourcePage>,
+    lang: &str,
+    config: &SiteConfig,
+    photos: &Photos,
+    cache: &RenderCache,
+) -> Result<RenderedPage, Diagnostic> {
     let line_breaks = match &source.kind {
         PageKind::Entry { collection } => config.collections.get(collection).is_some_and(|c| c.line_breaks),
         _ => false,
@@ -158,12 +167,13 @@ fn render_page(source: &Arc<SourcePage>, lang: &str, config: &SiteConfig, photos
             .map(crate::model::markdown::phrases::model),
     };
     let body = site_values::fill(&source.body, config);
-    let mut rendered = (body.and_then(|body| markdown::render(&body, &options)))
-        .map_err(|e| Diagnostic::at(&source.path, source.body_line + e.line - 1, e.message))?;
+    let (mut rendered, key) = (body
+        .and_then(|body| cache.render(&body, &options, || markdown::render(&body, &options))))
+    .map_err(|e| Diagnostic::at(&source.path, source.body_line + e.line - 1, e.message))?;
     if let Some(cover) = &source.front.cover {
         rendered.photos.insert(0, cover.src.clone());
     }
-    Ok(Page {
+    let page = Page {
         lang: lang.to_string(),
         source: source.clone(),
         rendered,
@@ -171,7 +181,8 @@ fn render_page(source: &Arc<SourcePage>, lang: &str, config: &SiteConfig, photos
         cover,
         gets_page: gets_page(&source.kind, config),
         kind: ViewKind::of(&source.kind),
-    })
+    };
+    Ok((page, key))
 }
 
 /// The cover photo as a `<picture>`, fetched first: it is the page's largest paint.
@@ -185,13 +196,21 @@ fn cover_html(cover: &Cover, photos: &Photos) -> Result<String, String> {
     }
 }
 
-/// The pages of `routes` in every language of the site, rendered in parallel.
+/// Pages by route and language.
+type ByRoute = BTreeMap<String, BTreeMap<String, Page>>;
+
+/// The pages whose render may be kept: route, language and key.
+type KeptRenders = Vec<(String, String, String)>;
+
+/// The pages of `routes` in every language of the site, rendered in parallel, with the key each
+/// page's render is kept under (route, language, key).
 fn render_routes<'a>(
     sources: &Sources,
     routes: impl Iterator<Item = &'a String>,
     config: &SiteConfig,
     photos: &Photos,
-) -> Result<BTreeMap<String, BTreeMap<String, Page>>> {
+    cache: &RenderCache,
+) -> Result<(ByRoute, KeptRenders)> {
     let jobs: Vec<(&Arc<SourcePage>, &str)> = routes
         .flat_map(|route| {
             let files = &sources[route];
@@ -201,15 +220,19 @@ fn render_routes<'a>(
                 .map(move |lang| (files.get(lang).unwrap_or(default), lang))
         })
         .collect();
-    let results: Vec<Result<Page, Diagnostic>> = jobs
+    let results: Vec<Result<RenderedPage, Diagnostic>> = jobs
         .par_iter()
-        .map(|(source, lang)| render_page(source, lang, config, photos))
+        .map(|(source, lang)| render_page(source, lang, config, photos, cache))
         .collect();
-    let mut by_route: BTreeMap<String, BTreeMap<String, Page>> = BTreeMap::new();
+    let mut by_route = ByRoute::new();
+    let mut keys = Vec::new();
     let mut errors = Vec::new();
     for result in results {
         match result {
-            Ok(page) => {
+            Ok((page, key)) => {
+                if let Some(key) = key {
+                    keys.push((page.route().to_string(), page.lang.clone(), key));
+                }
                 by_route
                     .entry(page.route().to_string())
                     .or_default()
@@ -219,16 +242,20 @@ fn render_routes<'a>(
         }
     }
     fail_on(errors)?;
-    Ok(by_route)
+    Ok((by_route, keys))
 }
 
 impl Pages {
     /// Every route in every language of the site, rendered from Markdown (a language without a
-    /// file renders the default language's), or every error with its file and line.
-    pub fn render(sources: &Sources, config: &SiteConfig, photos: &Photos) -> Result<Pages> {
-        Ok(Pages {
-            by_route: render_routes(sources, sources.keys(), config, photos)?,
-        })
+    /// file renders the default language's) or taken from `cache`, or every error with its file
+    /// and line. The cache keeps this build's renders.
+    pub fn render(sources: &Sources, config: &SiteConfig, photos: &Photos, cache: RenderCache) -> Result<Pages> {
+        let (by_route, keys) = render_routes(sources, sources.keys(), config, photos, &cache)?;
+        let pages = Pages { by_route };
+        let renders =
+            (keys.iter()).filter_map(|(route, lang, key)| Some((key.as_str(), &pages.get(route, lang)?.rendered)));
+        cache.keep(renders);
+        Ok(pages)
     }
 
     /// Renders again the routes of `routes` from `sources` (a route no longer in `sources` is
@@ -241,7 +268,7 @@ impl Pages {
         photos: &Photos,
     ) -> Result<()> {
         let kept = routes.iter().filter(|r| sources.contains_key(*r));
-        let mut fresh = render_routes(sources, kept, config, photos)?;
+        let (mut fresh, _) = render_routes(sources, kept, config, photos, &RenderCache::none())?;
         for route in routes {
             match fresh.remove(route) {
                 Some(versions) => self.by_route.insert(route.clone(), versions),

@@ -6,6 +6,7 @@ use crate::model::cards::Cards;
 use crate::model::config::SiteConfig;
 use crate::model::content::{self, Sources};
 use crate::model::locales::Locales;
+use crate::model::markdown::RenderCache;
 use crate::model::pages::Pages;
 use crate::model::photos::{Photo, Photos};
 use crate::model::publishing::{self, HeldBack, Publishing};
@@ -57,7 +58,7 @@ pub struct Rerendered<'a> {
 impl Site {
     /// Reads the config, locales and content, renders every page's Markdown and checks its links.
     pub fn load(root: &Path) -> Result<Site> {
-        let (mut site, tag_warnings) = Site::read(root, Publishing::published(), None)?;
+        let (mut site, tag_warnings) = Site::read(root, Publishing::published(), None, None)?;
         site.check(root, tag_warnings, None)?;
         Ok(site)
     }
@@ -65,7 +66,12 @@ impl Site {
     /// Reads the config, locales and content and renders every page's Markdown, with the
     /// warnings of the tag pages; `check` has not run. The files `publishing` does not show are
     /// left out first, so nothing after sees them. Photos and cards are kept in `photo_cache` between builds.
-    pub fn read(root: &Path, publishing: Publishing, photo_cache: Option<&Path>) -> Result<(Site, Vec<String>)> {
+    pub fn read(
+        root: &Path,
+        publishing: Publishing,
+        photo_cache: Option<&Path>,
+        markdown_cache: Option<&Path>,
+    ) -> Result<(Site, Vec<String>)> {
         let config = crate::model::config::load(&root.join("site-config.yaml"))?;
         let languages: Vec<String> = config.language_codes().map(String::from).collect();
         let locales = Arc::new(Locales::load(
@@ -83,7 +89,7 @@ impl Site {
         let held_back = publishing::hold_back(&mut sources, &publishing, &config.default_language)?;
         let (with_tags, tag_warnings) = with_tag_pages(&sources, &config, &locales, root)?;
         let photos = Arc::new(Photos::new(&root.join("static"), photo_cache));
-        let pages = Pages::render(&with_tags, &config, &photos)?;
+        let pages = Pages::render(&with_tags, &config, &photos, RenderCache::open(markdown_cache))?;
         let portrait = (photos.get(&config.owner.image)).map_err(|message| {
             Diagnostic::in_file(&root.join("site-config.yaml"), format!("owner.image: {message}"))
         })?;

@@ -26,6 +26,9 @@ pub struct BuildOptions {
     /// `cards/` folder), so a build processes only new or changed photos and draws only changed
     /// cards; None processes every photo and draws every card on every build.
     pub photo_cache: Option<PathBuf>,
+    /// Where the pages' rendered Markdown is kept between builds, so a build renders only the
+    /// pages whose text changed; None renders every page on every build.
+    pub markdown_cache: Option<PathBuf>,
 }
 
 impl BuildOptions {
@@ -41,6 +44,7 @@ impl BuildOptions {
             future: false,
             island_cache: Some(cache_path(root, "islands")),
             photo_cache: Some(cache_path(root, "photos")),
+            markdown_cache: Some(cache_path(root, "markdown")),
         }
     }
 }
@@ -56,9 +60,9 @@ impl BuildOptions {
     }
 }
 
-/// Where the site's builds keep `kind` (the islands' HTML, a file; the photos, a folder): in the
-/// temp dir, not in `dist/` (which holds what is served) nor in the site's folder. Losing it only
-/// makes a build slower.
+/// Where the site's builds keep `kind` (the islands' HTML or the rendered Markdown, a file; the
+/// photos, a folder): in the temp dir, not in `dist/` (which holds what is served) nor in the
+/// site's folder. Losing it only makes a build slower.
 fn cache_path(root: &Path, kind: &str) -> PathBuf {
     use sha2::{Digest, Sha256};
     // `site build` in the site's folder has the empty root, which does not canonicalize: every

@@ -79,7 +79,12 @@ impl Change {
 impl State {
     /// Reads every source: the config, locales, content, the UI bundle's manifest, the templates.
     pub fn load(options: &BuildOptions) -> Result<(State, Change)> {
-        let (site, tag_warnings) = Site::read(&options.root, options.publishing(), options.photo_cache.as_deref())?;
+        let (site, tag_warnings) = Site::read(
+            &options.root,
+            options.publishing(),
+            options.photo_cache.as_deref(),
+            options.markdown_cache.as_deref(),
+        )?;
         let ui = Manifest::load(&options.out)?;
         let island_calls = Arc::new(IslandCalls::default());
         let tera = templates::load(

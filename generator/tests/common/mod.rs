@@ -85,6 +85,7 @@ pub fn options(root: &Path, out: &Path) -> BuildOptions {
         future: false,
         island_cache: None,
         photo_cache: None,
+        markdown_cache: None,
     }
 }
 

@@ -3,6 +3,7 @@
 
 use crate::model::photos::{picture_html, Photo, Photos, Place};
 use pulldown_cmark::{html, CodeBlockKind, CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
+use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 use std::fmt;
 use std::sync::Arc;
@@ -11,9 +12,12 @@ use syntect::html::{ClassStyle, ClassedHTMLGenerator};
 use syntect::parsing::SyntaxSet;
 use syntect::util::LinesWithEndings;
 
+mod cache;
 mod math;
 pub mod phrases;
 mod tables;
+
+pub use cache::RenderCache;
 
 pub const CODE_CLASS_STYLE: ClassStyle = ClassStyle::SpacedPrefixed { prefix: "hl-" };
 
@@ -31,7 +35,7 @@ pub struct RenderOptions<'a> {
     pub phrases: Option<&'static budoux::Model>,
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone, Serialize, Deserialize)]
 pub struct Rendered {
     pub html: String,
     /// The text a reader sees, for the search index and the description of lists.
@@ -43,10 +47,13 @@ pub struct Rendered {
     pub has_code: bool,
     /// The photos the page shows (`/images/beach.jpg`), as written, in order.
     pub photos: Vec<String>,
+    /// The text shows an image of the site's own files (a path from `/`): its HTML follows
+    /// those files (a photo or not, its sizes), not only the text.
+    pub shows_site_images: bool,
 }
 
 /// A heading as the contents list names it: its level (2 for `##`), id and plain text.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Heading {
     pub level: u8,
     pub id: String,
@@ -315,6 +322,7 @@ pub fn render(source: &str, options: &RenderOptions) -> Result<Rendered, Markdow
             Event::Start(Tag::Image { ref dest_url, .. }) if dest_url.starts_with('/') => {
                 let line = line_of(source, range.start);
                 out.links.push((dest_url.to_string(), line));
+                out.shows_site_images = true;
                 let shown = options.photos.map(|p| p.get(dest_url)).transpose();
                 if let Some(shown) = shown.map_err(|message| MarkdownError { line, message })?.flatten() {
                     out.photos.push(dest_url.to_string());

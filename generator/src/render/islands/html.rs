@@ -3,11 +3,10 @@
 
 use super::calls::{distinct_names, IslandItem};
 use super::renderer::{self, RENDER_TIMEOUT};
+use crate::model::kept;
 use crate::model::locales::Locales;
 use anyhow::{bail, Context, Result};
-
-use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::path::Path;
 use std::time::Duration;
 
@@ -42,27 +41,21 @@ pub fn render_all_keeping(
     need_bundle(server_bundle, items)?;
     let fingerprint = cache.map(|_| fingerprint(server_bundle, locales)).transpose()?;
     let mut known: HashMap<String, String> = match (cache, &fingerprint) {
-        (Some(file), Some(fingerprint)) => read_cache(file, fingerprint),
+        (Some(file), Some(fingerprint)) => kept::read_map(file, fingerprint),
         _ => HashMap::new(),
     };
+    let from_file = known.len();
     let html = render_more(server_bundle, locales, items, &mut known)?;
+    let rendered = known.len() - from_file;
     // Exactly this build's islands are kept.
     let known: HashMap<String, String> = items
         .iter()
         .map(IslandItem::identity)
         .zip(html.iter().cloned())
         .collect();
-    if let (Some(file), Some(fingerprint)) = (cache, fingerprint) {
-        let cached = CacheFile {
-            fingerprint,
-            html: known.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
-        };
-        // Written whole and renamed: two builds of one site may run at once (tests do).
-        // A cache that cannot be written only makes the next build slower.
-        let partial = file.with_extension(format!("{}.partial", std::process::id()));
-        if std::fs::write(&partial, serde_json::to_vec(&cached)?).is_ok() {
-            let _ = std::fs::rename(&partial, file);
-        }
+    let unchanged = rendered == 0 && known.len() == from_file;
+    if let (Some(file), Some(fingerprint), false) = (cache, fingerprint, unchanged) {
+        kept::write_map(file, &fingerprint, &known);
     }
     Ok((html, known))
 }
@@ -107,13 +100,7 @@ fn need_bundle(server_bundle: &Path, items: &[IslandItem]) -> Result<()> {
     Ok(())
 }
 
-#[derive(Serialize, Deserialize)]
-pub(super) struct CacheFile {
-    /// What the HTML depends on besides the item: the server bundle and the locale files.
-    pub(super) fingerprint: String,
-    pub(super) html: BTreeMap<String, String>,
-}
-
+/// What the HTML depends on besides the item: the server bundle and the locale files.
 pub(super) fn fingerprint(server_bundle: &Path, locales: &Locales) -> Result<String> {
     use sha2::{Digest, Sha256};
     let mut hash = Sha256::new();
@@ -124,15 +111,6 @@ pub(super) fn fingerprint(server_bundle: &Path, locales: &Locales) -> Result<Str
         hash.update(file.text.as_bytes());
     }
     Ok(format!("{:x}", hash.finalize()))
-}
-
-fn read_cache(file: &Path, fingerprint: &str) -> HashMap<String, String> {
-    std::fs::read(file)
-        .ok()
-        .and_then(|bytes| serde_json::from_slice::<CacheFile>(&bytes).ok())
-        .filter(|c| c.fingerprint == fingerprint)
-        .map(|c| c.html.into_iter().collect())
-        .unwrap_or_default()
 }
 
 /// One `node` call per core for a large batch: the renderer is single-threaded.

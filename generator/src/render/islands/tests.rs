@@ -2,6 +2,7 @@ use super::calls::*;
 use super::html::*;
 use super::renderer::{PROTOCOL, RENDER_TIMEOUT};
 use super::text::*;
+use crate::model::kept::MapFile;
 use crate::model::locales::Locales;
 use anyhow::Result;
 use serde_json::Value;
@@ -213,7 +214,7 @@ fn cached_islands_skip_the_renderer_until_the_bundle_or_locales_change() {
     // The same bundle, now one that cannot render: the cached HTML is used.
     let failing = dir.path().join("failing.mjs");
     std::fs::write(&failing, "process.exit(3)").unwrap();
-    let mut cached: CacheFile = serde_json::from_slice(&std::fs::read(&cache).unwrap()).unwrap();
+    let mut cached: MapFile<HashMap<String, String>> = serde_json::from_slice(&std::fs::read(&cache).unwrap()).unwrap();
     cached.fingerprint = fingerprint(&failing, &english).unwrap();
     std::fs::write(&cache, serde_json::to_vec(&cached).unwrap()).unwrap();
     assert_eq!(
