@@ -28,10 +28,8 @@ fn rendered_with(path: &Path, lang: &str, phrases: Option<PhraseModel>) -> Rende
         &RenderOptions {
             lang,
             default_language: "en",
-            line_breaks: false,
-            photos: None,
-            photo_above: false,
             phrases: phrases.map(phrase_model),
+            ..Default::default()
         },
     )
     .unwrap_or_else(|e| panic!("{}: {e:#}", path.display()))

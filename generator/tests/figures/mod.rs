@@ -39,10 +39,7 @@ pub fn load(dir: &Path, name: &str) -> Vec<Page> {
             let options = RenderOptions {
                 lang,
                 default_language: "en",
-                line_breaks: false,
-                photos: None,
-                photo_above: false,
-                phrases: None,
+                ..Default::default()
             };
             let rendered = render(&file.body, &options).unwrap_or_else(|e| panic!("{}: {e:#}", path.display()));
             Page {

@@ -118,10 +118,7 @@ mod tests {
         RenderOptions {
             lang,
             default_language: "en",
-            line_breaks: false,
-            photos: None,
-            photo_above: false,
-            phrases: None,
+            ..Default::default()
         }
     }
 

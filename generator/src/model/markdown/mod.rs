@@ -21,6 +21,7 @@ pub use cache::RenderCache;
 
 pub const CODE_CLASS_STYLE: ClassStyle = ClassStyle::SpacedPrefixed { prefix: "hl-" };
 
+#[derive(Default)]
 pub struct RenderOptions<'a> {
     pub lang: &'a str,
     pub default_language: &'a str,

@@ -6,10 +6,7 @@ fn en(source: &str) -> Rendered {
         &RenderOptions {
             lang: "en",
             default_language: "en",
-            line_breaks: false,
-            photos: None,
-            photo_above: false,
-            phrases: None,
+            ..Default::default()
         },
     )
     .unwrap()
@@ -31,10 +28,7 @@ fn bad_math_names_its_line() {
         &RenderOptions {
             lang: "en",
             default_language: "en",
-            line_breaks: false,
-            photos: None,
-            photo_above: false,
-            phrases: None,
+            ..Default::default()
         },
     )
     .unwrap_err()
@@ -138,10 +132,7 @@ fn internal_links_are_localized_and_recorded() {
         &RenderOptions {
             lang: "zh",
             default_language: "en",
-            line_breaks: false,
-            photos: None,
-            photo_above: false,
-            phrases: None,
+            ..Default::default()
         },
     )
     .unwrap();
@@ -198,9 +189,7 @@ fn light_markup_keeps_line_breaks() {
             lang: "en",
             default_language: "en",
             line_breaks: true,
-            photos: None,
-            photo_above: false,
-            phrases: None,
+            ..Default::default()
         },
     )
     .unwrap();
