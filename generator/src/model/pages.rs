@@ -14,6 +14,7 @@ use anyhow::Result;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
+use std::ops::Bound;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -314,15 +315,22 @@ impl Pages {
             .collect()
     }
 
+    /// The pages of `lang` one level below `route`: a range of the sorted routes, not a pass over
+    /// every page, as each page's neighbours need them.
+    fn below(&self, route: &str, lang: &str) -> Vec<&Page> {
+        let prefix = format!("{route}/");
+        let depth = prefix.len();
+        let from_prefix = (Bound::Included(prefix.as_str()), Bound::Unbounded);
+        (self.by_route.range::<str, _>(from_prefix))
+            .take_while(move |(r, _)| r.starts_with(&prefix))
+            .filter(move |(r, _)| !r[depth..].contains('/'))
+            .filter_map(|(_, versions)| versions.get(lang))
+            .collect()
+    }
+
     /// The pages of `lang` one level below `route`, by weight then title.
     pub fn children(&self, route: &str, lang: &str) -> Vec<&Page> {
-        let prefix = format!("{route}/");
-        let mut children: Vec<&Page> = self
-            .by_route
-            .iter()
-            .filter(|(r, _)| r.strip_prefix(&prefix).is_some_and(|rest| !rest.contains('/')))
-            .filter_map(|(_, versions)| versions.get(lang))
-            .collect();
+        let mut children = self.below(route, lang);
         children.sort_by(|a, b| {
             let (a, b) = (&a.source.front, &b.source.front);
             (a.weight.unwrap_or(i64::MAX), &a.title).cmp(&(b.weight.unwrap_or(i64::MAX), &b.title))
@@ -332,10 +340,8 @@ impl Pages {
 
     /// The entries of `collection` in `lang`, newest first.
     pub fn entries(&self, collection: &str, lang: &str) -> Vec<&Page> {
-        let mut entries: Vec<&Page> = self
-            .all()
-            .filter(|p| p.lang == lang && p.collection() == Some(collection))
-            .collect();
+        let mut entries = self.below(&format!("/{collection}"), lang);
+        entries.retain(|p| p.collection() == Some(collection));
         entries.sort_by(|a, b| {
             let (a, b) = (&a.source.front, &b.source.front);
             b.date.cmp(&a.date).then_with(|| a.title.cmp(&b.title))
