@@ -5,6 +5,11 @@
 //! written whole under another name and renamed into place, so a build reading beside the one
 //! writing it never sees half of it. Losing it only makes a build slower, so neither reading nor
 //! writing ever fails a build.
+//!
+//! The caches live in the temp dir, which other users of the machine share. What is read must be
+//! this user's (what another user put where a cache goes would otherwise end up in this site's
+//! pages), and what is written goes into a file or folder the build has just created, never one
+//! that was there (a link there could point at any of this user's files).
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -13,14 +18,16 @@ use std::path::Path;
 
 /// The file `name` kept under `key`, if any.
 pub fn read(dir: &Path, key: &str, name: &str) -> Option<Vec<u8>> {
-    std::fs::read(dir.join(key).join(name)).ok()
+    let folder = dir.join(key);
+    (ours(dir) && ours(&folder)).then(|| std::fs::read(folder.join(name)).ok())?
 }
 
 /// Keeps `files` (names and bytes) under `key`.
 pub fn write<'a>(dir: &Path, key: &str, files: impl IntoIterator<Item = (&'a str, &'a [u8])>) {
     let partial = dir.join(format!("{key}.partial-{}", std::process::id()));
     let written = (|| -> std::io::Result<()> {
-        std::fs::create_dir_all(&partial)?;
+        std::fs::create_dir_all(dir)?;
+        std::fs::create_dir(&partial)?;
         for (name, bytes) in files {
             std::fs::write(partial.join(name), bytes)?;
         }
@@ -40,8 +47,7 @@ pub struct MapFile<M> {
 
 /// The entries of `file`, or none when it is missing, unreadable or of another fingerprint.
 pub fn read_map<V: DeserializeOwned>(file: &Path, fingerprint: &str) -> HashMap<String, V> {
-    std::fs::read(file)
-        .ok()
+    (ours(file).then(|| std::fs::read(file).ok()).flatten())
         .and_then(|bytes| serde_json::from_slice::<MapFile<HashMap<String, V>>>(&bytes).ok())
         .filter(|kept| kept.fingerprint == fingerprint)
         .map(|kept| kept.entries)
@@ -55,11 +61,61 @@ pub fn write_map(file: &Path, fingerprint: &str, entries: &impl Serialize) {
         entries,
     };
     let partial = file.with_extension(format!("{}.partial", std::process::id()));
-    let written = std::fs::File::create(&partial).is_ok_and(|f| {
+    let created = std::fs::File::options().write(true).create_new(true).open(&partial);
+    let written = created.is_ok_and(|f| {
         let mut out = std::io::BufWriter::with_capacity(1 << 20, f);
         serde_json::to_writer(&mut out, &kept).is_ok() && std::io::Write::flush(&mut out).is_ok()
     });
     if !written || std::fs::rename(&partial, file).is_err() {
         let _ = std::fs::remove_file(&partial);
+    }
+}
+
+/// Whether `path` is this user's own (not a link): `owned_by` the effective user.
+fn ours(path: &Path) -> bool {
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    owned_by(path, unsafe { libc::geteuid() })
+}
+
+fn owned_by(path: &Path, user: u32) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::symlink_metadata(path).is_ok_and(|meta| meta.uid() == user && !meta.file_type().is_symlink())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::MetadataExt;
+
+    #[test]
+    fn only_what_this_user_made_is_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("map");
+        write_map(&file, "f", &HashMap::from([("k", "v")]));
+        assert_eq!(read_map::<String>(&file, "f")["k"], "v");
+        let me = std::fs::metadata(&file).unwrap().uid();
+        assert!(owned_by(&file, me));
+        assert!(!owned_by(&file, me + 1), "another user's file");
+        // A link is not read, even to this user's own file.
+        let link = dir.path().join("link");
+        std::os::unix::fs::symlink(&file, &link).unwrap();
+        assert!(read_map::<String>(&link, "f").is_empty());
+        write(dir.path(), "key", [("a", b"bytes".as_slice())]);
+        assert_eq!(read(dir.path(), "key", "a").as_deref(), Some(b"bytes".as_slice()));
+        std::os::unix::fs::symlink(dir.path().join("key"), dir.path().join("linked")).unwrap();
+        assert_eq!(read(dir.path(), "linked", "a"), None);
+    }
+
+    #[test]
+    fn a_cache_is_never_written_through_what_was_there() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("someone-elses");
+        std::fs::write(&target, "kept as it was").unwrap();
+        let file = dir.path().join("map");
+        let partial = file.with_extension(format!("{}.partial", std::process::id()));
+        std::os::unix::fs::symlink(&target, &partial).unwrap();
+        write_map(&file, "f", &HashMap::from([("k", "v")]));
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "kept as it was");
+        assert!(read_map::<String>(&file, "f").is_empty(), "nothing written");
     }
 }
