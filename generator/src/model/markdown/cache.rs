@@ -8,7 +8,7 @@
 use super::{RenderOptions, Rendered};
 use crate::model::kept;
 use sha2::{Digest, Sha256};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -16,11 +16,12 @@ use std::sync::Mutex;
 pub struct RenderCache {
     /// None: nothing is read or kept.
     file: Option<PathBuf>,
-    /// The earlier build's renders, each taken by the first page that asks for it.
-    known: Mutex<HashMap<String, Rendered>>,
-    /// The keys the file holds.
-    known_keys: HashSet<String>,
-    /// The renders this build made that the file did not hold.
+    /// The generator's binary (`generator_identity`), which the file must name.
+    fingerprint: String,
+    /// The earlier build's renders by key, each taken by the first page that asks for it (a
+    /// second page of the same text and options finds its slot empty and renders again).
+    known: HashMap<String, Mutex<Option<Rendered>>>,
+    /// This build's renders that can be kept and that the file did not hold.
     misses: AtomicUsize,
 }
 
@@ -33,14 +34,17 @@ impl RenderCache {
     /// What `file` holds from an earlier build by this same generator (an empty cache when it
     /// is missing, unreadable or from another build of the generator).
     pub fn open(file: Option<&Path>) -> Self {
+        let fingerprint = file.map(|_| generator_identity()).unwrap_or_default();
         let known: HashMap<String, Rendered> = match file {
-            Some(file) => kept::read_map(file, &generator_identity()),
+            Some(file) => kept::read_map(file, &fingerprint),
             None => HashMap::new(),
         };
         RenderCache {
             file: file.map(Path::to_path_buf),
-            known_keys: known.keys().cloned().collect(),
-            known: Mutex::new(known),
+            fingerprint,
+            known: (known.into_iter())
+                .map(|(key, rendered)| (key, Mutex::new(Some(rendered))))
+                .collect(),
             misses: AtomicUsize::new(0),
         }
     }
@@ -57,18 +61,16 @@ impl RenderCache {
             return Ok((render()?, None));
         }
         let key = key(body, options);
-        let known = self.known.lock().expect("no render panicked").remove(&key);
-        let rendered = match known {
+        let slot = self.known.get(&key);
+        let taken = slot.and_then(|slot| slot.lock().expect("no render panicked").take());
+        let rendered = match taken {
             Some(rendered) => rendered,
-            None => {
-                // A second page of the same text and options renders again, as the file has it.
-                if !self.known_keys.contains(&key) {
-                    self.misses.fetch_add(1, Ordering::Relaxed);
-                }
-                render()?
-            }
+            None => render()?,
         };
         let keep = !rendered.shows_site_images && !options.photo_above;
+        if keep && slot.is_none() {
+            self.misses.fetch_add(1, Ordering::Relaxed);
+        }
         Ok((rendered, keep.then_some(key)))
     }
 
@@ -76,11 +78,12 @@ impl RenderCache {
     pub fn keep<'a>(self, renders: impl Iterator<Item = (&'a str, &'a Rendered)>) {
         let Some(file) = self.file else { return };
         let renders: HashMap<&str, &Rendered> = renders.collect();
-        if self.misses.into_inner() > 0 || renders.len() != self.known_keys.len() {
-            kept::write_map(&file, &generator_identity(), &renders);
+        if self.misses.into_inner() > 0 || renders.len() != self.known.len() {
+            kept::write_map(&file, &self.fingerprint, &renders);
         }
     }
 }
+
 fn key(body: &str, options: &RenderOptions) -> String {
     let mut hash = Sha256::new();
     for part in [options.lang, options.default_language] {
@@ -168,6 +171,26 @@ mod tests {
         assert_eq!(key, None);
         let (_, key) = through(&cache, "An image elsewhere: ![x](https://example.com/x.png)\n", "en");
         assert!(key.is_some());
+    }
+
+    /// One build of a page that is kept and one that shows an image, through `file`'s cache.
+    fn build_with_an_image_page(file: &Path) {
+        let cache = RenderCache::open(Some(file));
+        let (page, key) = through(&cache, "Text.\n", "en");
+        through(&cache, "A diagram: ![flow](/images/flow.svg)\n", "en");
+        cache.keep([(key.as_deref().unwrap(), &page)].into_iter());
+    }
+
+    #[test]
+    fn a_build_that_changed_nothing_kept_leaves_the_file_as_it_was() {
+        use std::os::unix::fs::MetadataExt;
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("markdown");
+        build_with_an_image_page(&file);
+        let written = std::fs::metadata(&file).unwrap().ino();
+        // The page with an image renders again, but nothing kept changed: no new file.
+        build_with_an_image_page(&file);
+        assert_eq!(std::fs::metadata(&file).unwrap().ino(), written);
     }
 
     #[test]

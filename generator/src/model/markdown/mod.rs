@@ -36,7 +36,7 @@ pub struct RenderOptions<'a> {
     pub phrases: Option<&'static budoux::Model>,
 }
 
-#[derive(Debug, Default, Clone, Serialize, Deserialize)]
+#[derive(Debug, Default, Serialize, Deserialize)]
 pub struct Rendered {
     pub html: String,
     /// The text a reader sees, for the search index and the description of lists.

@@ -46,18 +46,18 @@ pub fn render_all_keeping(
     };
     let from_file = known.len();
     let html = render_more(server_bundle, locales, items, &mut known)?;
-    let rendered = known.len() - from_file;
-    // Exactly this build's islands are kept.
-    let known: HashMap<String, String> = items
+    let rendered_now = known.len() - from_file;
+    // Exactly this build's islands are kept; the file is left as it is when it holds just those.
+    let this_build: HashMap<String, String> = items
         .iter()
         .map(IslandItem::identity)
         .zip(html.iter().cloned())
         .collect();
-    let unchanged = rendered == 0 && known.len() == from_file;
+    let unchanged = rendered_now == 0 && this_build.len() == from_file;
     if let (Some(file), Some(fingerprint), false) = (cache, fingerprint, unchanged) {
-        kept::write_map(file, &fingerprint, &known);
+        kept::write_map(file, &fingerprint, &this_build);
     }
-    Ok((html, known))
+    Ok((html, this_build))
 }
 
 /// The HTML of each item, rendering only those `known` lacks (and adding them to it). `known`
