@@ -25,9 +25,15 @@ pub fn read(dir: &Path, key: &str, name: &str) -> Option<Vec<u8>> {
 /// Keeps `files` (names and bytes) under `key`.
 pub fn write<'a>(dir: &Path, key: &str, files: impl IntoIterator<Item = (&'a str, &'a [u8])>) {
     let partial = dir.join(format!("{key}.partial-{}", std::process::id()));
+    // What another build (a thread of this process, in tests) or another user is writing there
+    // is theirs: only a folder this call created is cleaned up.
+    if std::fs::create_dir_all(dir)
+        .and_then(|()| std::fs::create_dir(&partial))
+        .is_err()
+    {
+        return;
+    }
     let written = (|| -> std::io::Result<()> {
-        std::fs::create_dir_all(dir)?;
-        std::fs::create_dir(&partial)?;
         for (name, bytes) in files {
             std::fs::write(partial.join(name), bytes)?;
         }
@@ -61,11 +67,13 @@ pub fn write_map(file: &Path, fingerprint: &str, entries: &impl Serialize) {
         entries,
     };
     let partial = file.with_extension(format!("{}.partial", std::process::id()));
-    let created = std::fs::File::options().write(true).create_new(true).open(&partial);
-    let written = created.is_ok_and(|f| {
-        let mut out = std::io::BufWriter::with_capacity(1 << 20, f);
-        serde_json::to_writer(&mut out, &kept).is_ok() && std::io::Write::flush(&mut out).is_ok()
-    });
+    // As in `write`: only a file this call created is cleaned up.
+    let Ok(created) = std::fs::File::options().write(true).create_new(true).open(&partial) else {
+        return;
+    };
+    let mut out = std::io::BufWriter::with_capacity(1 << 20, created);
+    let written = serde_json::to_writer(&mut out, &kept).is_ok() && std::io::Write::flush(&mut out).is_ok();
+    drop(out);
     if !written || std::fs::rename(&partial, file).is_err() {
         let _ = std::fs::remove_file(&partial);
     }
@@ -107,6 +115,32 @@ mod tests {
     }
 
     #[test]
+    fn builds_writing_one_cache_at_once_leave_one_whole_file_and_nothing_else() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("map");
+        std::thread::scope(|scope| {
+            for writer in 0..8 {
+                let file = &file;
+                scope.spawn(move || {
+                    for round in 0..25 {
+                        let value = format!("{writer}-{round}-{}", "x".repeat(50_000));
+                        write_map(file, "f", &HashMap::from([("k", value)]));
+                        write(file.parent().unwrap(), "key", [("a", b"bytes".as_slice())]);
+                    }
+                });
+            }
+        });
+        let map = read_map::<String>(&file, "f");
+        assert!(map["k"].ends_with(&"x".repeat(50_000)), "a whole file");
+        assert_eq!(read(dir.path(), "key", "a").as_deref(), Some(b"bytes".as_slice()));
+        let left: Vec<_> = (std::fs::read_dir(dir.path()).unwrap())
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .filter(|name| name.contains("partial"))
+            .collect();
+        assert!(left.is_empty(), "{left:?}");
+    }
+
+    #[test]
     fn a_cache_is_never_written_through_what_was_there() {
         let dir = tempfile::tempdir().unwrap();
         let target = dir.path().join("someone-elses");
@@ -117,5 +151,6 @@ mod tests {
         write_map(&file, "f", &HashMap::from([("k", "v")]));
         assert_eq!(std::fs::read_to_string(&target).unwrap(), "kept as it was");
         assert!(read_map::<String>(&file, "f").is_empty(), "nothing written");
+        assert!(partial.is_symlink(), "what was there is not this build's to remove");
     }
 }
