@@ -5,9 +5,6 @@ import { useCallback, useEffect, useRef, useState, type RefObject } from 'react'
 import { MOBILE_QUERY } from '../lib/media';
 import { announceDrawerState, DRAWER_TOGGLE } from './siteActions';
 
-/** The class on <html> while the drawer is open: the page behind it does not scroll. */
-const DRAWER_OPEN = 'drawer-open';
-
 /** Marks every element outside `keep` (up to <body>) inert, or lets them be again. */
 function setOutsideInert(keep: HTMLElement, inert: boolean) {
   for (let node: HTMLElement = keep; node.parentElement && node !== document.body; node = node.parentElement) {
@@ -70,7 +67,6 @@ export function useDrawer(drawer: RefObject<HTMLElement | null>): { open: boolea
     const keep = element?.parentElement;
     if (!element || !keep) return;
     announceDrawerState(open);
-    document.documentElement.classList.toggle(DRAWER_OPEN, open);
     if (!open) {
       if (returnFocus.current) menuButton()?.focus();
       returnFocus.current = false;

@@ -23,10 +23,26 @@ export function collapseSidebar(): void {
 export const DRAWER_TOGGLE = 'toggle-drawer';
 export const DRAWER_STATE = 'drawer-state';
 
+/** The class on <html> while the drawer is open: the page behind it does not scroll, and a menu
+ * button whose island hydrates after the drawer opened (and so missed `DRAWER_STATE`) reads it. */
+const DRAWER_OPEN = 'drawer-open';
+
 export function toggleDrawer(): void {
   window.dispatchEvent(new Event(DRAWER_TOGGLE));
 }
 
 export function announceDrawerState(open: boolean): void {
+  document.documentElement.classList.toggle(DRAWER_OPEN, open);
   window.dispatchEvent(new CustomEvent(DRAWER_STATE, { detail: { open } }));
+}
+
+/** Whether the drawer is open now. */
+export function drawerIsOpen(): boolean {
+  return document.documentElement.classList.contains(DRAWER_OPEN);
+}
+
+/** Calls `onChange` whenever the drawer opens or closes; gives the function that stops it. */
+export function onDrawerState(onChange: () => void): () => void {
+  window.addEventListener(DRAWER_STATE, onChange);
+  return () => window.removeEventListener(DRAWER_STATE, onChange);
 }
