@@ -17,14 +17,15 @@ export function collapseSidebar(): void {
 
 /**
  * Below the mobile breakpoint the sidebar is a drawer: the top bar's menu button asks it to open
- * or close (`DRAWER_TOGGLE`), and the sidebar says whether it is open (`DRAWER_STATE`, detail
- * `{open}`). Two islands, so they speak through window events like the collapse above.
+ * or close (`DRAWER_TOGGLE`), and the sidebar says when it opened or closed (`DRAWER_STATE`).
+ * Two islands, so they speak through window events like the collapse above.
  */
 export const DRAWER_TOGGLE = 'toggle-drawer';
-export const DRAWER_STATE = 'drawer-state';
+const DRAWER_STATE = 'drawer-state';
 
-/** The class on <html> while the drawer is open: the page behind it does not scroll, and a menu
- * button whose island hydrates after the drawer opened (and so missed `DRAWER_STATE`) reads it. */
+/** The class on <html> while the drawer is open: the page behind it does not scroll, and it is
+ * the drawer's state as the menu button reads it (an island hydrating after the drawer opened
+ * missed `DRAWER_STATE`, not the class). */
 const DRAWER_OPEN = 'drawer-open';
 
 export function toggleDrawer(): void {
@@ -33,7 +34,7 @@ export function toggleDrawer(): void {
 
 export function announceDrawerState(open: boolean): void {
   document.documentElement.classList.toggle(DRAWER_OPEN, open);
-  window.dispatchEvent(new CustomEvent(DRAWER_STATE, { detail: { open } }));
+  window.dispatchEvent(new Event(DRAWER_STATE));
 }
 
 /** Whether the drawer is open now. */
